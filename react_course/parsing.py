@@ -1,0 +1,260 @@
+"""Read one model reply into an Action, a FinalAnswer or a ParseError.
+
+The parser accepts the two text formats a ReAct prompt asks for::
+
+    Thought: ...                     Thought 2: ...
+    Action: search                   Action 2: Search[Eiffel Tower]
+    Action Input: Eiffel Tower
+
+and the two ways to end: ``Final Answer: ...`` or the paper's ``finish[...]``.
+It tolerates what real models do: extra spaces, any keyword case, numbering,
+markdown bold, code fences, the input on the next line, multi-line input,
+brackets inside the input, quotes around it and trailing chatter.
+
+It never raises. A reply it cannot read becomes a ``ParseError`` whose
+``message`` is written *for the model*: the loop sends it back as the
+observation, so it says what was wrong and shows the exact format to use.
+
+When a reply holds an action and then more text (say, an invented
+``Observation:`` and a ``Final Answer``), the first action is what counts; the
+rest is kept in ``Action.discarded`` so the loop can record the cut.
+
+What it leaves out: JSON tool calls (lesson 07 uses the API's structured calls
+instead) and deciding whether a tool exists (the registry does that).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Action:
+    """The model asks to run ``tool`` on ``input``."""
+
+    tool: str
+    input: str
+    thought: str = ""
+    discarded: str = ""  # text after the action, ignored (e.g. an invented observation)
+
+    @property
+    def was_cut(self) -> bool:
+        return bool(self.discarded)
+
+
+@dataclass(frozen=True)
+class FinalAnswer:
+    """The model says it is done."""
+
+    answer: str
+    thought: str = ""
+
+
+@dataclass(frozen=True)
+class ParseError:
+    """The reply could not be read; ``message`` is the corrective observation."""
+
+    message: str
+    reply: str = ""
+
+
+Step = Action | FinalAnswer | ParseError
+
+FORMAT_REMINDER = (
+    "Write exactly one of these two forms:\n"
+    "Thought: <your reasoning>\n"
+    "Action: <one tool name>\n"
+    "Action Input: <the input for the tool>\n"
+    "or\n"
+    "Thought: <your reasoning>\n"
+    "Final Answer: <the answer>"
+)
+
+# Markdown a model may wrap around a keyword: headings, quotes, bullets, bold.
+_DECORATION = re.compile(r"^[\s>#*_`-]*")
+_KEYWORD = re.compile(
+    r"(?P<kw>thought|action[ _]?input|action|final[ _]?answer|observation|question)"
+    r"(?:[ \t]*(?P<num>\d+))?[ \t]*(?:\*\*|__|\*|_)?[ \t]*[:：][ \t]*(?:\*\*|__|\*|_)?(?P<rest>.*)",
+    re.IGNORECASE,
+)
+_FENCE = re.compile(r"^\s*(```|~~~)[\w-]*\s*$")
+_TOOL = re.compile(r"[`'\"]?(?P<tool>[A-Za-z_][\w.-]*)[`'\"]?")
+_CLOSE = {"[": "]", "(": ")"}
+_QUOTES = ('"', "'", "`")
+
+
+@dataclass
+class _Segment:
+    kind: str  # thought, action, action input, final answer, observation, question, text
+    lines: list[str]
+
+    @property
+    def body(self) -> str:
+        return "\n".join(self.lines).strip()
+
+
+def parse_step(text: str) -> Step:
+    """Read one reply; never raises.
+
+    >>> parse_step("Thought: I need the height.\\nAction: search\\nAction Input: Eiffel Tower")
+    Action(tool='search', input='Eiffel Tower', thought='I need the height.', discarded='')
+    >>> parse_step("Action 2: Search[Statue of Liberty]").input
+    'Statue of Liberty'
+    >>> parse_step("**Final Answer:** 237 m")
+    FinalAnswer(answer='237 m', thought='')
+    >>> parse_step("I think it is 237 m.").message.splitlines()[0]
+    'Could not read your reply: it has no Action line and no Final Answer line.'
+    """
+    if not isinstance(text, str):
+        return ParseError(_error(f"the reply was {type(text).__name__}, not text."), "")
+    segments = _segments(text.replace("\r\n", "\n").replace("\r", "\n"))
+    for at, seg in enumerate(segments):
+        if seg.kind == "action":
+            return _read_action(segments, at, text)
+        if seg.kind == "final answer":
+            return _read_final(segments, at, text)
+        if seg.kind == "observation":
+            return ParseError(
+                _error(
+                    "it contains an Observation line before any Action. "
+                    "Only the program writes observations; stop after Action Input."
+                ),
+                text,
+            )
+    return ParseError(_error(_why_unreadable(segments)), text)
+
+
+def _segments(text: str) -> list[_Segment]:
+    """Split a reply into keyword-led segments; lines before any keyword are 'text'."""
+    segments: list[_Segment] = []
+    for line in text.split("\n"):
+        if _FENCE.match(line):
+            continue
+        decoration = _DECORATION.match(line)
+        match = _KEYWORD.match(line, decoration.end()) if decoration else None
+        if match:
+            kind = re.sub(r"[ _]+", " ", match["kw"].lower())
+            kind = {"actioninput": "action input", "finalanswer": "final answer"}.get(kind, kind)
+            segments.append(_Segment(kind, [_strip_emphasis(match["rest"])]))
+        elif segments:
+            segments[-1].lines.append(line)
+        else:
+            segments.append(_Segment("text", [line]))
+    return segments
+
+
+def _strip_emphasis(rest: str) -> str:
+    rest = rest.rstrip()
+    for mark in ("**", "__"):
+        if rest.endswith(mark):
+            rest = rest[: -len(mark)].rstrip()
+    return rest
+
+
+def _thought(segments: list[_Segment], upto: int) -> str:
+    parts = [s.body for s in segments[:upto] if s.kind in ("thought", "text") and s.body]
+    return "\n".join(parts)
+
+
+def _rest_after(segments: list[_Segment], start: int) -> str:
+    return "\n".join(
+        (s.kind.title() + ": " if s.kind != "text" else "") + s.body for s in segments[start:]
+    ).strip()
+
+
+def _read_final(segments: list[_Segment], at: int, text: str) -> Step:
+    answer = segments[at].body
+    if not answer:
+        return ParseError(_error("the Final Answer line is empty."), text)
+    return FinalAnswer(_unquote(answer), _thought(segments, at))
+
+
+def _read_action(segments: list[_Segment], at: int, text: str) -> Step:
+    payload = segments[at].body
+    name = _TOOL.match(payload)
+    if not name:
+        shown = payload.splitlines()[0][:80] if payload else ""
+        return ParseError(_error(f"the Action line names no tool (it says {shown!r})."), text)
+    tool, after = name["tool"].rstrip(".-"), payload[name.end() :]
+    thought = _thought(segments, at)
+    opener = after.lstrip()[:1]
+    if opener in _CLOSE:
+        tool_input, trailing = _bracketed(after.lstrip())
+        discarded = "\n".join(filter(None, [_later_lines(trailing), _rest_after(segments, at + 1)]))
+        return _action_or_finish(tool, tool_input, thought, discarded)
+    if after.strip(" \t.`'\""):
+        return ParseError(
+            _error(
+                f"the Action line must hold only a tool name, but it says {payload[:80]!r}. "
+                "Put the tool's input on its own Action Input line."
+            ),
+            text,
+        )
+    nxt = segments[at + 1] if at + 1 < len(segments) else None
+    if nxt is None or nxt.kind != "action input":
+        return ParseError(
+            _error(f"Action: {tool} is not followed by an Action Input line."), text
+        )
+    return _action_or_finish(tool, nxt.body, thought, _rest_after(segments, at + 2))
+
+
+def _action_or_finish(tool: str, tool_input: str, thought: str, discarded: str) -> Step:
+    tool_input = _unquote(tool_input.strip())
+    if tool.lower() == "finish":
+        return FinalAnswer(tool_input, thought)
+    return Action(tool, tool_input, thought, discarded)
+
+
+def _bracketed(text: str) -> tuple[str, str]:
+    """Split ``[input]trailing`` at the bracket that closes the first one.
+
+    >>> _bracketed("[Tesla [company]] and more")
+    ('Tesla [company]', ' and more')
+    >>> _bracketed("[unclosed input")
+    ('unclosed input', '')
+    """
+    opener, closer = text[0], _CLOSE[text[0]]
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch == opener:
+            depth += 1
+        elif ch == closer:
+            depth -= 1
+            if depth == 0:
+                return text[1:i], text[i + 1 :]
+    # Unbalanced: trust the last closer if there is one, else take everything.
+    last = text.rfind(closer)
+    return (text[1:last], text[last + 1 :]) if last > 0 else (text[1:], "")
+
+
+def _later_lines(trailing: str) -> str:
+    """Chatter on the action's own line is harmless; later lines were discarded."""
+    _, _, later = trailing.partition("\n")
+    return later.strip()
+
+
+def _unquote(value: str) -> str:
+    """Remove one layer of matching quotes or backticks.
+
+    >>> _unquote('"Eiffel Tower"')
+    'Eiffel Tower'
+    >>> _unquote('say "hi"')
+    'say "hi"'
+    """
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in _QUOTES:
+        return value[1:-1].strip()
+    return value
+
+
+def _why_unreadable(segments: list[_Segment]) -> str:
+    if not any(s.body for s in segments):
+        return "the reply was empty."
+    if any(s.kind == "action input" for s in segments):
+        return "it has an Action Input line but no Action line naming the tool."
+    return "it has no Action line and no Final Answer line."
+
+
+def _error(reason: str) -> str:
+    return f"Could not read your reply: {reason}\n{FORMAT_REMINDER}"

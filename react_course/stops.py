@@ -1,0 +1,73 @@
+"""Stop sequences: only the program may write an Observation.
+
+A language model continues text. Left alone after an ``Action`` line it will
+happily write ``Observation: ...`` itself, inventing the tool's result, and then
+answer from its own fiction. A *stop sequence* tells the API to end the reply
+just before a given string. We send one on every call, and because some APIs
+ignore or limit them (the OpenAI API takes at most 4; several reasoning models
+take none), we also cut the reply on the client side: defence in depth.
+
+What this module leaves out: choosing the stops per prompt format (the loop
+does that) and streaming (a stream would be cut the same way, chunk by chunk).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+# A leading newline keeps a thought that merely mentions the word from being
+# cut; with no colon, it also catches the paper's numbered "Observation 2:".
+OBSERVATION_STOP = "\nObservation"
+DEFAULT_STOPS: tuple[str, ...] = (OBSERVATION_STOP,)
+
+# The most stop sequences the OpenAI Chat Completions API accepts in one call.
+MAX_API_STOPS = 4
+
+
+def find_stop(text: str, stops: Sequence[str] | None) -> int:
+    """Index where the earliest stop sequence begins, or -1 when none occurs.
+
+    A reply that *starts* with a stop word (no newline before it) counts too:
+    a model that opens with ``Observation:`` has written nothing of its own.
+
+    >>> find_stop("Action: search\\nObservation: 330 m", ["\\nObservation"])
+    14
+    >>> find_stop("Observation: made up", ["\\nObservation"])
+    0
+    >>> find_stop("no stop here", ["\\nObservation"])
+    -1
+    """
+    cuts = []
+    for stop in stops or ():
+        if not stop:
+            continue
+        at = text.find(stop)
+        if at >= 0:
+            cuts.append(at)
+        if stop.startswith("\n") and text.startswith(stop[1:]):
+            cuts.append(0)
+    return min(cuts, default=-1)
+
+
+def cut_at_stop(text: str, stops: Sequence[str] | None) -> str:
+    """Drop everything from the first stop sequence on, as an API would.
+
+    >>> cut_at_stop("Action: search\\nAction Input: x\\nObservation: 1", ["\\nObservation"])
+    'Action: search\\nAction Input: x'
+    >>> cut_at_stop("Thought: done", ["\\nObservation"])
+    'Thought: done'
+    """
+    at = find_stop(text, stops)
+    return text if at < 0 else text[:at]
+
+
+def api_stops(stops: Sequence[str] | None) -> list[str] | None:
+    """The stops to send to an API that takes at most four; the client cut covers the rest.
+
+    >>> api_stops(["a", "b", "c", "d", "e"])
+    ['a', 'b', 'c', 'd']
+    >>> api_stops([]) is None
+    True
+    """
+    kept = [s for s in (stops or ()) if s][:MAX_API_STOPS]
+    return kept or None

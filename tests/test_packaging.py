@@ -1,0 +1,91 @@
+"""The set-up files agree with each other, and the README's commands are the real ones."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+from packaging.requirements import Requirement
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def environment_pip_requirements() -> list[str]:
+    lines = (ROOT / "environment.yml").read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip() == "- pip:")
+    return [line.strip()[2:].strip() for line in lines[start + 1 :] if line.strip().startswith("- ")]
+
+
+def test_environment_yml_matches_pyproject() -> None:
+    project = PYPROJECT["project"]
+    declared = project["dependencies"] + project["optional-dependencies"]["test"]
+    assert sorted(environment_pip_requirements()) == sorted(declared)
+    python = re.search(r"- python=(\S+)", (ROOT / "environment.yml").read_text())
+    assert python and PYPROJECT["project"]["requires-python"] == f">={python[1]}"
+
+
+def test_every_dependency_has_an_upper_bound() -> None:
+    project = PYPROJECT["project"]
+    for text in project["dependencies"] + project["optional-dependencies"]["test"]:
+        assert any(spec.operator in ("<", "<=", "==", "~=") for spec in Requirement(text).specifier), text
+
+
+def test_constraints_pin_versions_inside_the_bounds() -> None:
+    pins = {}
+    for line in (ROOT / "constraints.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            pins[name.lower().replace("_", "-")] = version
+    project = PYPROJECT["project"]
+    for text in project["dependencies"] + project["optional-dependencies"]["test"]:
+        requirement = Requirement(text)
+        pinned = pins.get(requirement.name.lower())
+        assert pinned, f"{requirement.name} is not pinned in constraints.txt"
+        assert requirement.specifier.contains(pinned), f"{requirement.name}=={pinned} vs {text}"
+
+
+def readme_commands() -> list[str]:
+    blocks = re.findall(r"```bash\n(.*?)```", README, re.DOTALL)
+    return [line.strip() for block in blocks for line in block.splitlines() if line.strip()]
+
+
+def test_readme_opens_with_the_two_commands() -> None:
+    commands = readme_commands()
+    assert commands[:2] == ["python3 course.py open", "python3 course.py test"]
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    script = (ROOT / ".ci" / "run").read_text()
+    assert "python3 course.py test" in script.splitlines()
+    assert (ROOT / ".ci" / "run").stat().st_mode & 0o111, ".ci/run must be executable"
+
+
+def test_readme_lists_every_lesson() -> None:
+    for notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        assert f"notebooks/{notebook.name}" in README, f"README's lesson map misses {notebook.name}"
+
+
+def test_course_script_explains_itself() -> None:
+    out = subprocess.run([sys.executable, str(ROOT / "course.py")], capture_output=True, text=True)
+    assert out.returncode == 2 and "python3 course.py open" in out.stdout
+
+
+def test_package_data_is_installed() -> None:
+    import react_course
+
+    data = Path(react_course.__file__).parent / "data"
+    assert {p.name for p in data.glob("*.json")} == {"encyclopedia.json", "shop.json", "support.json"}
+
+
+def test_no_machine_paths_in_tracked_files() -> None:
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout
+    for name in tracked.split():
+        path = ROOT / name
+        if path.suffix in (".py", ".md", ".ipynb", ".toml", ".yml", ".txt", ".cfg", ".json"):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            assert "/work/" not in text and "/tmp/" not in text and "/root/" not in text, name
