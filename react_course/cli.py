@@ -4,6 +4,7 @@
     react-course run --list
     react-course doctor [--ping]
     react-course build-exercises [--check]
+    react-course execute notebooks/03_parsing_and_stops.ipynb   (maintainers)
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--solutions", default="solutions")
     build.add_argument("--exercises", default="exercises")
     build.add_argument("--check", action="store_true", help="fail if exercises/ is out of date")
+
+    execute = verbs.add_parser("execute", help="maintainers: re-run lessons in a fresh kernel and "
+                                                "save their outputs")
+    execute.add_argument("notebooks", nargs="+")
     return parser
 
 
@@ -81,7 +86,20 @@ def cmd_build_exercises(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"run": cmd_run, "doctor": cmd_doctor, "build-exercises": cmd_build_exercises}
+def cmd_execute(args: argparse.Namespace) -> int:
+    import os
+
+    from .authoring import execute_notebook
+
+    os.environ.pop("REACT_COURSE_MODEL", None)  # committed outputs come from the scripted model
+    for path in args.notebooks:
+        execute_notebook(path)
+        print(f"executed and saved {path}")
+    return 0
+
+
+COMMANDS = {"run": cmd_run, "doctor": cmd_doctor, "build-exercises": cmd_build_exercises,
+            "execute": cmd_execute}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

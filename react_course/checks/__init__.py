@@ -1,0 +1,147 @@
+"""Exercise checks: ``check("03.parse_step", parse_step)`` gives immediate feedback.
+
+Each lesson's exercises live in ``lessonNN.py`` and are registered with
+``@exercise``; ``check`` loads the right module on first use. Settings, for
+graders and CI:
+
+- ``REACT_COURSE_STRICT=1``: a check that does not pass raises ``CheckFailed``
+  (CI runs the solution notebooks this way);
+- ``REACT_COURSE_RESULTS=path``: every check appends one JSON line to ``path``
+  (the autograder reads it).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import traceback
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .framework import (
+    MISSING,
+    CallBudgetExceeded,
+    Case,
+    CaseResult,
+    CheckResult,
+    describe,
+    run_cases,
+)
+from .guards import GuardedModel, guarded_tools
+
+__all__ = [
+    "MISSING",
+    "CallBudgetExceeded",
+    "Case",
+    "CaseResult",
+    "CheckFailed",
+    "CheckResult",
+    "GuardedModel",
+    "attempt",
+    "check",
+    "describe",
+    "exercise",
+    "exercises",
+    "guarded_tools",
+    "hint",
+]
+
+
+class CheckFailed(AssertionError):
+    """Raised by ``check`` in strict mode when an exercise does not pass."""
+
+
+@dataclass(frozen=True)
+class Exercise:
+    id: str
+    title: str
+    cases: Callable[[Any], Iterable[Case]]
+    hints: tuple[str, ...] = ()
+
+
+_REGISTRY: dict[str, Exercise] = {}
+
+
+def exercise(exercise_id: str, title: str, hints: Iterable[str] = ()) -> Callable:
+    """Register a function ``cases(obj) -> Iterable[Case]`` as an exercise's check."""
+
+    def register(cases: Callable[[Any], Iterable[Case]]) -> Callable[[Any], Iterable[Case]]:
+        if exercise_id in _REGISTRY:
+            raise ValueError(f"exercise {exercise_id!r} is registered twice")
+        _REGISTRY[exercise_id] = Exercise(exercise_id, title, cases, tuple(hints))
+        return cases
+
+    return register
+
+
+def _lookup(exercise_id: str) -> Exercise:
+    lesson = exercise_id.split(".", 1)[0]
+    if exercise_id not in _REGISTRY and lesson.isdigit():
+        try:
+            importlib.import_module(f"{__name__}.lesson{lesson}")
+        except ModuleNotFoundError:
+            pass
+    if exercise_id not in _REGISTRY:
+        known = ", ".join(sorted(_REGISTRY)) or "none loaded"
+        raise KeyError(f"no exercise {exercise_id!r}; known exercises: {known}")
+    return _REGISTRY[exercise_id]
+
+
+def exercises(lesson: str | None = None) -> list[str]:
+    """The ids of all exercises (of one lesson, e.g. "03")."""
+    import pkgutil
+
+    for module in pkgutil.iter_modules(__path__):
+        if module.name.startswith("lesson"):
+            importlib.import_module(f"{__name__}.{module.name}")
+    return sorted(e for e in _REGISTRY if lesson is None or e.startswith(f"{lesson}."))
+
+
+def check(exercise_id: str, obj: Any) -> CheckResult:
+    """Run an exercise's cases on ``obj`` (the student's function or value)."""
+    spec = _lookup(exercise_id)
+    result = run_cases(spec.id, spec.title, obj, spec.cases)
+    _record(result)
+    if os.environ.get("REACT_COURSE_STRICT") == "1" and not result.passed:
+        raise CheckFailed(str(result))
+    return result
+
+
+def _record(result: CheckResult) -> None:
+    path = os.environ.get("REACT_COURSE_RESULTS")
+    if not path:
+        return
+    line = {**result.to_json(), "submission": os.environ.get("REACT_COURSE_SUBMISSION", "")}
+    with open(path, "a", encoding="utf-8") as out:
+        out.write(json.dumps(line) + "\n")
+
+
+def hint(exercise_id: str, number: int = 1) -> None:
+    """Print an exercise's hints one at a time: ``hint("03.parse_step", 2)``."""
+    spec = _lookup(exercise_id)
+    if not spec.hints:
+        print(f"No hints for {exercise_id}; read the failed cases' messages.")
+        return
+    number = max(1, min(number, len(spec.hints)))
+    more = (f" (next: hint({exercise_id!r}, {number + 1}))" if number < len(spec.hints)
+            else " (that was the last hint)")
+    print(f"Hint {number} of {len(spec.hints)} for {exercise_id}: {spec.hints[number - 1]}{more}")
+
+
+def attempt(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Call the student's function in a demo cell without stopping Run All.
+
+    A stub (NotImplementedError) prints a reminder; any other error prints the
+    last lines of its traceback. Either way the result is None.
+    """
+    try:
+        return function(*args, **kwargs)
+    except NotImplementedError as error:
+        print(f"Not attempted yet ({error}). This cell works once the exercise is done.")
+    except Exception as error:
+        frames = traceback.format_exception(type(error), error, error.__traceback__)
+        print("Your code raised an error (shown here so that Run All can go on):")
+        print("".join(frames[-3:]).rstrip())
+    return None

@@ -1,0 +1,261 @@
+"""The machinery behind every exercise check: cases, time limits, results.
+
+An exercise is a function that, given the student's object, yields ``Case``s.
+Each case calls the student's code, under a time limit, and compares what
+came back with what was expected. The verdicts go into a ``CheckResult``,
+which renders the same in a notebook (HTML) and in a terminal (text), with
+what was expected, what came back and a hint for every failed case.
+
+Student code never stops the notebook: every exception is caught and shown.
+``NotImplementedError`` (the stub an exercise starts with) and ``...`` mean
+"not attempted", not failed.
+
+Time limits must work on Linux, macOS and Windows. Two lines of defence:
+
+1. Checks of loops hand the student's loop a ``GuardedModel``, which raises
+   ``CallBudgetExceeded`` (a ``BaseException``, so ``except Exception``
+   cannot swallow it) after a set number of calls: an unbounded loop
+   becomes a failed case on every platform.
+2. Every case runs in a worker thread that is given ``time_limit`` seconds.
+   Past that, the case fails and an exception is injected into the thread
+   (CPython's ``PyThreadState_SetAsyncExc``), which stops a pure-Python
+   loop; code stuck inside a C call is abandoned, still running.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import io
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+MISSING: Any = object()
+TIME_LIMIT = 3.0
+
+
+class CaseTimeout(BaseException):
+    """Injected into a case that ran past its time limit."""
+
+
+class CallBudgetExceeded(BaseException):
+    """A guarded model or tool was called more times than a correct loop would."""
+
+
+@dataclass
+class Case:
+    """One thing to check: call ``run``, then compare with ``expected`` or apply ``test``.
+
+    ``test`` returns True for a pass, or False or a message saying what is wrong.
+    """
+
+    name: str
+    run: Callable[[], Any]
+    expected: Any = MISSING
+    test: Callable[[Any], bool | str] | None = None
+    given: str = ""
+    hint: str = ""
+    points: int = 1
+    show: Callable[[Any], str] | None = None
+    time_limit: float = TIME_LIMIT
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    name: str
+    status: str  # passed, failed, not attempted
+    points: int
+    max_points: int
+    given: str = ""
+    expected: str = ""
+    got: str = ""
+    message: str = ""
+    hint: str = ""
+    printed: str = ""
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The verdict on one exercise. Renders itself; ``str()`` is the text form."""
+
+    exercise: str
+    title: str
+    cases: tuple[CaseResult, ...] = field(default_factory=tuple)
+
+    @property
+    def status(self) -> str:
+        statuses = {c.status for c in self.cases}
+        if statuses == {"passed"}:
+            return "passed"
+        if statuses == {"not attempted"}:
+            return "not attempted"
+        return "failed"
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "passed"
+
+    @property
+    def points(self) -> int:
+        return sum(c.points for c in self.cases)
+
+    @property
+    def max_points(self) -> int:
+        return sum(c.max_points for c in self.cases)
+
+    def summary(self) -> str:
+        done = sum(c.status == "passed" for c in self.cases)
+        verdict = {"passed": "all passed", "not attempted": "not attempted yet"}.get(
+            self.status, f"{done} of {len(self.cases)} cases passed"
+        )
+        return f"Check {self.exercise} ({self.title}): {verdict} [{self.points}/{self.max_points} points]"
+
+    def __str__(self) -> str:
+        lines = [self.summary()]
+        if self.status == "not attempted":
+            lines.append("  Write your code where the exercise says, then run this cell again.")
+            return "\n".join(lines)
+        for case in self.cases:
+            mark = {"passed": "PASS", "failed": "FAIL"}.get(case.status, "TODO")
+            lines.append(f"  {mark}  {case.name}")
+            if case.status != "passed":
+                lines += [f"        {label:<9} {_indent(text)}" for label, text in _details(case)]
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def _repr_html_(self) -> str:
+        from .render import to_html
+
+        return to_html(self)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "exercise": self.exercise,
+            "status": self.status,
+            "points": self.points,
+            "max_points": self.max_points,
+            "cases": [{"name": c.name, "status": c.status, "points": c.points} for c in self.cases],
+        }
+
+
+def _details(case: CaseResult) -> list[tuple[str, str]]:
+    pairs = [("given:", case.given), ("expected:", case.expected), ("got:", case.got),
+             ("problem:", case.message), ("printed:", case.printed), ("hint:", case.hint)]
+    return [(label, text) for label, text in pairs if text]
+
+
+def _indent(text: str) -> str:
+    return text.replace("\n", "\n" + " " * 18)
+
+
+def describe(value: Any, limit: int = 300) -> str:
+    """A short, safe ``repr`` (student objects may have broken or huge reprs).
+
+    >>> describe("x" * 400, limit=10)
+    "'xxxxxxxxx...(402 characters)"
+    """
+    try:
+        text = repr(value)
+    except Exception as error:  # a broken __repr__ must not break the check
+        text = f"<{type(value).__name__} whose repr raised {type(error).__name__}>"
+    return text if len(text) <= limit else f"{text[: limit - 1]}...({len(text)} characters)"
+
+
+@dataclass
+class _Outcome:
+    value: Any = None
+    error: BaseException | None = None
+    timed_out: bool = False
+    printed: str = ""
+
+
+def run_limited(function: Callable[[], Any], time_limit: float) -> _Outcome:
+    """Call ``function`` in a worker thread for at most ``time_limit`` seconds."""
+    outcome, buffer = _Outcome(), io.StringIO()
+
+    def target() -> None:
+        try:
+            outcome.value = function()
+        except BaseException as error:  # everything the student's code raises is reported
+            outcome.error = error
+
+    worker = threading.Thread(target=target, daemon=True, name="react-course-check")
+    with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(buffer):
+        worker.start()
+        worker.join(time_limit)
+        if worker.is_alive():
+            outcome.timed_out = True
+            _interrupt(worker)
+            worker.join(0.5)
+    outcome.printed = buffer.getvalue()
+    return outcome
+
+
+def _interrupt(worker: threading.Thread) -> None:
+    """Raise CaseTimeout inside a runaway thread (CPython; a no-op elsewhere)."""
+    try:
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(
+            ctypes.c_ulong(worker.ident), ctypes.py_object(CaseTimeout)
+        )
+    except (AttributeError, TypeError):
+        pass
+
+
+def judge(case: Case) -> CaseResult:
+    """Run one case and say how it went."""
+    base = {"name": case.name, "max_points": case.points, "given": case.given}
+    outcome = run_limited(case.run, case.time_limit)
+    printed = outcome.printed.strip()[-400:]
+    expected = describe(case.expected) if case.expected is not MISSING else ""
+    if outcome.timed_out:
+        return CaseResult(status="failed", points=0, expected=expected, printed=printed,
+                          message=f"did not finish within {case.time_limit:g} s",
+                          hint=case.hint or "Is there a loop without a limit?", **base)
+    error = outcome.error
+    if isinstance(error, NotImplementedError):
+        return CaseResult(status="not attempted", points=0, message=str(error), **base)
+    if isinstance(error, CallBudgetExceeded):
+        return CaseResult(status="failed", points=0, expected=expected, message=str(error),
+                          printed=printed, hint=case.hint, **base)
+    if error is not None:
+        return CaseResult(status="failed", points=0, expected=expected, printed=printed,
+                          got=f"raised {type(error).__name__}: {describe(str(error), 200)[1:-1]}",
+                          hint=case.hint, **base)
+    verdict = _compare(case, outcome.value)
+    shown = (case.show or describe)(outcome.value)
+    if verdict is True:
+        return CaseResult(status="passed", points=case.points, **base)
+    message = verdict if isinstance(verdict, str) else ""
+    return CaseResult(status="failed", points=0, expected=expected, got=shown, message=message,
+                      printed=printed, hint=case.hint, **base)
+
+
+def _compare(case: Case, value: Any) -> bool | str:
+    try:
+        if case.test is not None:
+            verdict = case.test(value)
+            return verdict if isinstance(verdict, str) and verdict else verdict is True
+        return bool(value == case.expected)
+    except Exception as error:  # comparing a strange value must not crash the check
+        return f"could not compare the result ({type(error).__name__}: {error})"
+
+
+def not_attempted(obj: Any) -> bool:
+    """``...`` or ``None`` in place of an answer means the exercise was left as given."""
+    return obj is Ellipsis or obj is None
+
+
+def run_cases(exercise: str, title: str, obj: Any, cases: Callable[[Any], Iterable[Case]]) -> CheckResult:
+    if not_attempted(obj):
+        stub = CaseResult("answer", "not attempted", 0, 1, message="still `...`")
+        return CheckResult(exercise, title, (stub,))
+    try:
+        built = list(cases(obj))
+    except NotImplementedError as error:
+        return CheckResult(exercise, title, (CaseResult("answer", "not attempted", 0, 1,
+                                                        message=str(error)),))
+    return CheckResult(exercise, title, tuple(judge(case) for case in built))

@@ -1,0 +1,63 @@
+"""Exercise generation from solution markers."""
+
+from __future__ import annotations
+
+import pytest
+
+from react_course.authoring import MarkerError, build_exercises, make_exercise, new_notebook, strip_source
+
+
+def test_block_becomes_a_numbered_stub() -> None:
+    source = ("def parse(text: str):\n    '''Doc.'''\n    # BEGIN SOLUTION parse the reply\n"
+              "    return text.strip()\n    # END SOLUTION\n\ncheck('03.parse', parse)")
+    assert strip_source(source, "3.2") == (
+        "def parse(text: str):\n    '''Doc.'''\n"
+        "    raise NotImplementedError('exercise 3.2: parse the reply')\n\ncheck('03.parse', parse)")
+
+
+def test_default_stub_message() -> None:
+    assert strip_source("# BEGIN SOLUTION\nx = 1\n# END SOLUTION", "1.1") == \
+        "raise NotImplementedError('exercise 1.1: write your code here')"
+
+
+@pytest.mark.parametrize("source", ["# BEGIN SOLUTION\nx = 1", "x = 1\n# END SOLUTION",
+                                    "# BEGIN SOLUTION\n# BEGIN SOLUTION\n# END SOLUTION"])
+def test_broken_markers_are_authoring_errors(source: str) -> None:
+    with pytest.raises(MarkerError):
+        strip_source(source, "1.1")
+
+
+def test_make_exercise_numbers_from_headings_drops_solution_cells_and_clears_outputs() -> None:
+    notebook = new_notebook([
+        ("md", "# Lesson 9 exercises"),
+        ("md:solution", "These are the solutions."),
+        ("md", "## Exercise 9.1: square"),
+        ("code", "def f(x: int):\n    # BEGIN SOLUTION\n    return x * x\n    # END SOLUTION"),
+        ("md", "## Exercise 9.2: a number"),
+        ("code", "answer = 4  # SOLUTION"),
+    ])
+    notebook.cells[3].outputs = [{"output_type": "stream", "name": "stdout", "text": "x"}]
+    notebook.cells[3].execution_count = 3
+    exercise = make_exercise(notebook)
+    sources = [c.source for c in exercise.cells]
+    assert "These are the solutions." not in sources
+    assert "raise NotImplementedError('exercise 9.1: write your code here')" in sources[2]
+    assert sources[4] == "answer = ..."
+    assert exercise.cells[2].outputs == [] and exercise.cells[2].execution_count is None
+    assert exercise.metadata.kernelspec.name == "react-course"
+
+
+def test_build_writes_then_reports_drift(tmp_path) -> None:
+    from react_course.authoring import notebook_text
+
+    solutions, exercises = tmp_path / "solutions", tmp_path / "exercises"
+    solutions.mkdir()
+    notebook = new_notebook([("md", "## Exercise 1.1"), ("code", "x = 1  # SOLUTION")])
+    (solutions / "01_a.ipynb").write_text(notebook_text(notebook))
+    assert build_exercises(solutions, exercises, check=True) == ["01_a.ipynb"]
+    assert build_exercises(solutions, exercises) == ["01_a.ipynb"]
+    assert build_exercises(solutions, exercises, check=True) == []
+    (exercises / "01_a.ipynb").write_text("edited by hand")
+    assert build_exercises(solutions, exercises, check=True) == ["01_a.ipynb"]
+    (exercises / "02_orphan.ipynb").write_text("{}")
+    assert "02_orphan.ipynb (no solution)" in build_exercises(solutions, exercises, check=True)

@@ -1,0 +1,170 @@
+"""The check machinery: verdicts, time limits, guards, strict mode, the results file."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from react_course.checks import (
+    CallBudgetExceeded,
+    Case,
+    CheckFailed,
+    GuardedModel,
+    attempt,
+    check,
+    exercise,
+    exercises,
+    guarded_tools,
+    hint,
+)
+from react_course.checks.framework import run_cases
+
+
+def square_cases(f):
+    yield Case("two", lambda: f(2), expected=4, given="f(2)", hint="multiply it by itself")
+    yield Case("three", lambda: f(3), expected=9, given="f(3)")
+
+
+def result_of(f):
+    return run_cases("99.square", "square a number", f, square_cases)
+
+
+def test_passing_failing_and_not_attempted() -> None:
+    assert result_of(lambda x: x * x).status == "passed"
+    wrong = result_of(lambda x: x + x)
+    assert wrong.status == "failed" and wrong.points == 1 and wrong.max_points == 2
+    failed = wrong.cases[1]
+    assert (failed.expected, failed.got, failed.given) == ("9", "6", "f(3)")
+
+    def stub(x):
+        raise NotImplementedError("exercise 9.1: square x")
+
+    assert result_of(stub).status == "not attempted"
+    assert result_of(...).status == "not attempted"
+    assert result_of(None).status == "not attempted"
+
+
+def test_text_form_shows_expected_got_and_hint() -> None:
+    text = str(result_of(lambda x: x + x))
+    assert text.splitlines()[0] == ("Check 99.square (square a number): 1 of 2 cases passed "
+                                    "[1/2 points]")
+    assert "  PASS  two" in text and "  FAIL  three" in text
+    assert "expected: 9" in text and "got:      6" in text and "given:    f(3)" in text
+    html = result_of(lambda x: x + x)._repr_html_()
+    assert "FAIL" in html and "<pre" in html and "expected" in html
+
+
+def test_student_exceptions_are_reported_not_raised() -> None:
+    result = result_of(lambda x: {}["missing"])
+    assert result.cases[0].got == "raised KeyError: 'missing'"
+    assert result.cases[0].hint == "multiply it by itself"
+
+
+def test_an_endless_loop_fails_its_case_and_is_stopped() -> None:
+    def forever(x):
+        while True:
+            pass
+
+    began = time.perf_counter()
+    result = run_cases("99.loop", "t", forever, lambda f: [Case("stops", lambda: f(1), 1,
+                                                                time_limit=0.3)])
+    assert time.perf_counter() - began < 2
+    case = result.cases[0]
+    assert case.status == "failed" and case.message == "did not finish within 0.3 s"
+    assert case.hint == "Is there a loop without a limit?"
+
+
+def test_guarded_model_cannot_be_swallowed() -> None:
+    def stubborn_loop(model):
+        while True:
+            try:
+                model("p", None)
+            except Exception:
+                continue
+
+    guarded = GuardedModel(lambda prompt, stop: "x", max_calls=5)
+    result = run_cases("99.guard", "t", stubborn_loop, lambda f: [Case("bounded", lambda: f(guarded))])
+    assert result.cases[0].status == "failed"
+    assert "called the model more than 5 times" in result.cases[0].message
+    with pytest.raises(CallBudgetExceeded):
+        guarded("p", None)
+
+
+def test_guarded_tools_share_a_budget() -> None:
+    def echo(text: str) -> str:
+        """Echo."""
+        return text
+
+    tools = guarded_tools({"echo": echo, "again": echo}, max_calls=2)
+    assert tools["echo"]("a") == "a" and tools["again"]("b") == "b"
+    assert tools["echo"].__doc__ == "Echo."
+    with pytest.raises(CallBudgetExceeded):
+        tools["echo"]("c")
+
+
+def test_printed_output_is_captured_and_shown() -> None:
+    def noisy(x):
+        print("debugging", x)
+        return 0
+
+    result = result_of(noisy)
+    assert result.cases[0].printed == "debugging 2"
+
+
+def test_hostile_results_do_not_break_the_check() -> None:
+    class Weird:
+        def __eq__(self, other):
+            raise RuntimeError("no comparing")
+
+        def __repr__(self):
+            raise RuntimeError("no repr")
+
+    case = result_of(lambda x: Weird()).cases[0]
+    assert case.status == "failed"
+    assert "could not compare" in case.message and "repr raised" in case.got
+
+
+def test_registered_check_strict_mode_and_results_file(tmp_path, monkeypatch) -> None:
+    if "99.registered" not in exercises():
+        exercise("99.registered", "square", hints=("one", "two"))(square_cases)
+    results = tmp_path / "r.jsonl"
+    monkeypatch.setenv("REACT_COURSE_RESULTS", str(results))
+    monkeypatch.setenv("REACT_COURSE_SUBMISSION", "alice.ipynb")
+    assert check("99.registered", lambda x: x * x).passed
+    monkeypatch.setenv("REACT_COURSE_STRICT", "1")
+    with pytest.raises(CheckFailed, match="1 of 2 cases passed"):
+        check("99.registered", lambda x: x + x)
+    lines = [json.loads(line) for line in results.read_text().splitlines()]
+    assert [(r["exercise"], r["status"], r["points"]) for r in lines] == [
+        ("99.registered", "passed", 2), ("99.registered", "failed", 1)]
+    assert lines[0]["submission"] == "alice.ipynb"
+
+
+def test_unknown_exercise_lists_the_known_ones() -> None:
+    with pytest.raises(KeyError, match="no exercise '42.nothing'; known exercises: .*00.first_check"):
+        check("42.nothing", 1)
+
+
+def test_hints_one_at_a_time(capsys) -> None:
+    hint("00.first_check", 1)
+    assert "Hint 1 of 3" in capsys.readouterr().out
+    hint("00.first_check", 9)
+    assert "(that was the last hint)" in capsys.readouterr().out
+
+
+def test_attempt_never_raises(capsys) -> None:
+    def stub():
+        raise NotImplementedError("exercise 2.1: write it")
+
+    assert attempt(stub) is None
+    assert "Not attempted yet (exercise 2.1: write it)" in capsys.readouterr().out
+    assert attempt(lambda: 1 / 0) is None
+    assert "ZeroDivisionError" in capsys.readouterr().out
+    assert attempt(lambda a, b: a + b, 1, b=2) == 3
+
+
+def test_lesson00_first_check() -> None:
+    assert check("00.first_check", 4).passed
+    assert "write 4, not '4'" in str(check("00.first_check", "4"))
