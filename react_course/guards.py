@@ -51,12 +51,20 @@ class Limits:
     max_model_errors: int = 3  # failed model calls in a row before ending with "error"
 
     def __post_init__(self) -> None:
-        if not isinstance(self.max_steps, int) or self.max_steps < 1:
-            raise ValueError(f"max_steps must be a whole number of at least 1, got {self.max_steps!r}")
+        # 0 is allowed: no tool steps, only the forced request for an answer.
+        if isinstance(self.max_steps, bool) or not isinstance(self.max_steps, int) or self.max_steps < 0:
+            raise ValueError(f"max_steps must be a whole number, 0 or more, got {self.max_steps!r}")
 
     @classmethod
     def from_options(cls, limits: Limits | None = None, **options: object) -> Limits:
-        """``Limits`` from keyword options, rejecting misspelt ones loudly."""
+        """``Limits`` from keyword options, rejecting misspelt ones loudly.
+
+        A few common other names are accepted (``max_time``, ``token_budget``...).
+
+        >>> Limits.from_options(max_time=5).max_seconds
+        5
+        """
+        options = {ALIASES.get(name, name): value for name, value in options.items()}
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(options) - known)
         if unknown:
@@ -75,6 +83,14 @@ class Limits:
     def check_time(self, elapsed: float) -> None:
         if self.max_seconds is not None and elapsed >= self.max_seconds:
             raise LimitExceeded("time_limit", f"the run took over {self.max_seconds:g} s")
+
+
+# Other names people give these limits; each maps to the field it means.
+ALIASES = {
+    "max_time": "max_seconds", "time_limit": "max_seconds", "timeout": "max_seconds",
+    "token_budget": "max_tokens", "max_total_tokens": "max_tokens", "budget": "max_tokens",
+    "max_observation_length": "max_observation_chars", "max_repeated_calls": "max_repeats",
+}
 
 
 def repeat_key(tool: str, tool_input: str) -> tuple[str, str]:

@@ -178,7 +178,7 @@ class _Run:
                 if self.refused > self.limits.max_repeats:
                     return self.stop("repeating", f"the model repeated a call {self.refused} times "
                                                   "after being told not to")
-            if self.steps[-1].parsed is None:
+            if self.steps and self.steps[-1].parsed is None:
                 return self.stop("error", f"the model's last call failed ({self.steps[-1].observation})")
             return self.force_answer()
         except LimitExceeded as limit:
@@ -195,7 +195,7 @@ class _Run:
         prompt = self.prompt(force)
         prompt_tokens = estimate_tokens(prompt)
         self.limits.check_time(time.monotonic() - self.started)
-        self.limits.check_tokens(sum(s.tokens.total for s in self.steps), prompt_tokens)
+        self.limits.check_tokens(sum(s.tokens for s in self.steps), prompt_tokens)
         step, began = Step(number, forced=force), time.monotonic()
         try:
             raw = self.model(prompt, list(self.stops))
@@ -279,7 +279,8 @@ def _trace_lines(result: RunResult) -> list[tuple[str, str]]:
         if step.observation:
             first, *more = f"Observation: {step.observation}".splitlines()
             lines += [("program", first), *(("program", line) for line in more)]
-    ending = f"[ended: {result.end_reason} after {result.model_calls} model calls]"
+    calls = result.model_calls
+    ending = f"[ended: {result.end_reason} after {calls} model call{'s' * (calls != 1)}]"
     lines.append(("program", ending))
     if result.end_reason != "final_answer":
         lines.append(("program", f"Answer: {result.answer}"))

@@ -20,20 +20,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from .prompts import Scratchpad, read_prompt
-from .stops import cut_at_stop
+from .stops import as_stop_list, cut_at_stop
 
 
 class Model(Protocol):
     def __call__(self, prompt: str, stop: Sequence[str] | None = None) -> str: ...
 
 
-@dataclass(frozen=True)
-class ModelCall:
-    """One call as the model saw it, and what it returned (after any stop cut)."""
+class ModelCall(NamedTuple):
+    """One call as the model saw it, and what it returned (after any stop cut).
+
+    A named tuple, so ``call.prompt`` and ``prompt, stop, reply = call`` both work.
+    """
 
     prompt: str
     stop: tuple[str, ...] | None
@@ -55,7 +56,8 @@ class _RecordingModel:
         reply = self._reply(prompt)
         if not self.ignore_stops:
             reply = cut_at_stop(reply, stop)
-        self.calls.append(ModelCall(prompt, tuple(stop) if stop else None, reply))
+        stops = as_stop_list(stop)
+        self.calls.append(ModelCall(prompt, tuple(stops) if stops else None, reply))
         return reply
 
     def _reply(self, prompt: str) -> str:

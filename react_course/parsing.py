@@ -26,7 +26,7 @@ instead) and deciding whether a tool exists (the registry does that).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -35,8 +35,9 @@ class Action:
 
     tool: str
     input: str
-    thought: str = ""
-    discarded: str = ""  # text after the action, ignored (e.g. an invented observation)
+    # Two replies asking for the same call are the same action, whatever the wording around it.
+    thought: str = field(default="", compare=False)
+    discarded: str = field(default="", compare=False)  # text after the action, ignored
 
     @property
     def was_cut(self) -> bool:
@@ -48,7 +49,7 @@ class FinalAnswer:
     """The model says it is done."""
 
     answer: str
-    thought: str = ""
+    thought: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ class ParseError:
     """The reply could not be read; ``message`` is the corrective observation."""
 
     message: str
-    reply: str = ""
+    reply: str = field(default="", compare=False)
 
 
 Step = Action | FinalAnswer | ParseError
@@ -81,6 +82,7 @@ _KEYWORD = re.compile(
 _FENCE = re.compile(r"^\s*(```|~~~)[\w-]*\s*$")
 _TOOL = re.compile(r"[`'\"]?(?P<tool>[A-Za-z_][\w.-]*)[`'\"]?")
 _CLOSE = {"[": "]", "(": ")"}
+_NO_TOOL = {"none", "n/a", "na", "nothing", "null"}
 _QUOTES = ('"', "'", "`")
 
 
@@ -108,7 +110,7 @@ def parse_step(text: str) -> Step:
     """
     if not isinstance(text, str):
         return ParseError(_error(f"the reply was {type(text).__name__}, not text."), "")
-    segments = _segments(text.replace("\r\n", "\n").replace("\r", "\n"))
+    segments = _segments(_drop_reasoning(text.replace("\r\n", "\n").replace("\r", "\n")))
     for at, seg in enumerate(segments):
         if seg.kind == "action":
             return _read_action(segments, at, text)
@@ -123,6 +125,21 @@ def parse_step(text: str) -> Step:
                 text,
             )
     return ParseError(_error(_why_unreadable(segments)), text)
+
+
+def _drop_reasoning(text: str) -> str:
+    """Drop a reasoning model's ``<think>...</think>`` block: drafts in it are not the reply.
+
+    >>> _drop_reasoning("<think>Action: draft</think>\nAction: search[x]")
+    '\nAction: search[x]'
+    >>> _drop_reasoning("unclosed <think>Action: draft")
+    'unclosed '
+    """
+    closing = text.rfind("</think>")
+    if closing >= 0:
+        return text[closing + len("</think>") :]
+    opening = text.find("<think>")
+    return text if opening < 0 else text[:opening]
 
 
 def _segments(text: str) -> list[_Segment]:
@@ -178,6 +195,8 @@ def _read_action(segments: list[_Segment], at: int, text: str) -> Step:
         return ParseError(_error(f"the Action line names no tool (it says {shown!r})."), text)
     tool, after = name["tool"].rstrip(".-"), payload[name.end() :]
     thought = _thought(segments, at)
+    if tool.lower() in _NO_TOOL or re.match(r"final[ _]?answer\b", payload, re.IGNORECASE):
+        return _not_a_tool(segments, at, text)
     opener = after.lstrip()[:1]
     if opener in _CLOSE:
         tool_input, trailing = _bracketed(after.lstrip())
@@ -197,6 +216,29 @@ def _read_action(segments: list[_Segment], at: int, text: str) -> Step:
             _error(f"Action: {tool} is not followed by an Action Input line."), text
         )
     return _action_or_finish(tool, nxt.body, thought, _rest_after(segments, at + 2))
+
+
+def _not_a_tool(segments: list[_Segment], at: int, text: str) -> Step:
+    """``Action: None`` or ``Action: Final Answer``: the model meant to answer.
+
+    A later Final Answer line wins; ``Action: Final Answer`` may instead carry
+    the answer as its input, in brackets or on an Action Input line.
+    """
+    for later in segments[at + 1 :]:
+        if later.kind == "final answer":
+            return _read_final(segments, segments.index(later), text)
+    named = re.match(r"final[ _]?answer\b[ \t]*", segments[at].body, re.IGNORECASE)
+    if named:
+        after = segments[at].body[named.end() :]
+        if after[:1] in _CLOSE:
+            return FinalAnswer(_unquote(_bracketed(after)[0]), _thought(segments, at))
+        if after[:1] == ":" and after[1:].strip():
+            return FinalAnswer(_unquote(after[1:]), _thought(segments, at))
+        nxt = segments[at + 1] if at + 1 < len(segments) else None
+        if nxt is not None and nxt.kind == "action input" and nxt.body:
+            return FinalAnswer(_unquote(nxt.body), _thought(segments, at))
+    return ParseError(_error("the Action line names no tool. To answer, write a Final Answer line."),
+                      text)
 
 
 def _action_or_finish(tool: str, tool_input: str, thought: str, discarded: str) -> Step:

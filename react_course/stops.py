@@ -24,7 +24,18 @@ DEFAULT_STOPS: tuple[str, ...] = (OBSERVATION_STOP,)
 MAX_API_STOPS = 4
 
 
-def find_stop(text: str, stops: Sequence[str] | None) -> int:
+def as_stop_list(stops: str | Sequence[str] | None) -> list[str]:
+    """APIs accept one stop string or a list; a lone string is one sequence, not characters.
+
+    >>> as_stop_list("\\nObservation"), as_stop_list(None), as_stop_list(["a", ""])
+    (['\\nObservation'], [], ['a'])
+    """
+    if stops is None:
+        return []
+    return [stops] if isinstance(stops, str) else [s for s in stops if s]
+
+
+def find_stop(text: str, stops: str | Sequence[str] | None) -> int:
     """Index where the earliest stop sequence begins, or -1 when none occurs.
 
     A reply that *starts* with a stop word (no newline before it) counts too:
@@ -38,9 +49,7 @@ def find_stop(text: str, stops: Sequence[str] | None) -> int:
     -1
     """
     cuts = []
-    for stop in stops or ():
-        if not stop:
-            continue
+    for stop in as_stop_list(stops):
         at = text.find(stop)
         if at >= 0:
             cuts.append(at)
@@ -49,7 +58,7 @@ def find_stop(text: str, stops: Sequence[str] | None) -> int:
     return min(cuts, default=-1)
 
 
-def cut_at_stop(text: str, stops: Sequence[str] | None) -> str:
+def cut_at_stop(text: str, stops: str | Sequence[str] | None) -> str:
     """Drop everything from the first stop sequence on, as an API would.
 
     >>> cut_at_stop("Action: search\\nAction Input: x\\nObservation: 1", ["\\nObservation"])
@@ -61,7 +70,7 @@ def cut_at_stop(text: str, stops: Sequence[str] | None) -> str:
     return text if at < 0 else text[:at]
 
 
-def api_stops(stops: Sequence[str] | None) -> list[str] | None:
+def api_stops(stops: str | Sequence[str] | None) -> list[str] | None:
     """The stops to send to an API that takes at most four; the client cut covers the rest.
 
     >>> api_stops(["a", "b", "c", "d", "e"])
@@ -69,5 +78,5 @@ def api_stops(stops: Sequence[str] | None) -> list[str] | None:
     >>> api_stops([]) is None
     True
     """
-    kept = [s for s in (stops or ()) if s][:MAX_API_STOPS]
+    kept = as_stop_list(stops)[:MAX_API_STOPS]
     return kept or None

@@ -11,7 +11,6 @@ It is an estimate; lesson 08 compares it with an API's reported usage.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 _PIECES = re.compile(r"[^\W\d_]+|\d{1,3}|[^\w\s]|_")
 
@@ -29,16 +28,39 @@ def estimate_tokens(text: str) -> int:
     return sum(1 + max(0, len(p) - 4) // 6 if p[0].isalpha() else 1 for p in _PIECES.findall(text))
 
 
-@dataclass(frozen=True)
-class TokenUsage:
-    """Tokens sent to a model (input) and received from it (output)."""
+class TokenUsage(int):
+    """A token count that also knows its parts: tokens sent (input) and received (output).
 
-    input: int = 0
-    output: int = 0
+    It *is* the total, an ``int``, so ``step.tokens > 1000`` and ``sum(...)``
+    just work; ``.input`` and ``.output`` give the split, which prices need.
+
+    >>> used = TokenUsage(300, 40) + TokenUsage(420, 35)
+    >>> used, used.input, used.output, used + 5
+    (TokenUsage(input=720, output=75), 720, 75, 800)
+    """
+
+    input: int
+    output: int
+
+    def __new__(cls, input: int = 0, output: int = 0) -> TokenUsage:
+        usage = super().__new__(cls, input + output)
+        usage.input, usage.output = input, output
+        return usage
 
     @property
     def total(self) -> int:
-        return self.input + self.output
+        return int(self)
 
-    def __add__(self, other: TokenUsage) -> TokenUsage:
-        return TokenUsage(self.input + other.input, self.output + other.output)
+    def __add__(self, other: object) -> TokenUsage | int:
+        if isinstance(other, TokenUsage):
+            return TokenUsage(self.input + other.input, self.output + other.output)
+        return int(self) + other if isinstance(other, int) else NotImplemented
+
+    def __radd__(self, other: object) -> TokenUsage | int:
+        return self if other == 0 else self.__add__(other)  # sum() starts from 0
+
+    def __repr__(self) -> str:
+        return f"TokenUsage(input={self.input}, output={self.output})"
+
+    def __reduce__(self):  # pickle and copy keep the split
+        return (TokenUsage, (self.input, self.output))

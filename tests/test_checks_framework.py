@@ -143,7 +143,7 @@ def test_registered_check_strict_mode_and_results_file(tmp_path, monkeypatch) ->
 
 
 def test_unknown_exercise_lists_the_known_ones() -> None:
-    with pytest.raises(KeyError, match="no exercise '42.nothing'; known exercises: .*00.first_check"):
+    with pytest.raises(KeyError, match=r"no exercise '42\.nothing'; known exercises: .*00\.first_check"):
         check("42.nothing", 1)
 
 

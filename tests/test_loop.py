@@ -57,7 +57,7 @@ def test_steps_hold_thought_action_observation_tokens_latency() -> None:
     assert first.thought == "I need the height of the Eiffel Tower."
     assert (first.action.tool, first.action.input) == ("search", "Eiffel Tower")
     assert "330 m" in first.observation
-    assert first.tokens.input > 100 and first.tokens.output > 5
+    assert first.tokens.input > 100 and first.tokens.output > 5 and first.tokens > 105
     assert first.latency >= 0
     # The whole history is resent: each call's prompt is longer than the last.
     inputs = [s.tokens.input for s in result.steps]
@@ -234,8 +234,22 @@ def test_options_are_checked() -> None:
     with pytest.raises(TypeError, match="unknown limit"):
         run_react("q", demo_model(), default_tools(), max_step=3)
     with pytest.raises(ValueError, match="max_steps"):
-        run_react("q", demo_model(), default_tools(), max_steps=0)
+        run_react("q", demo_model(), default_tools(), max_steps=-1)
     assert Limits.from_options(max_tokens=5).max_tokens == 5
+    assert Limits.from_options(token_budget=7, max_time=2).max_seconds == 2
+
+
+def test_zero_steps_means_only_the_forced_answer() -> None:
+    result = run_react("q", ScriptedModel([final("guess")]), default_tools(), max_steps=0)
+    assert result.end_reason == "step_limit" and result.model_calls == 1
+    assert result.answer.endswith("not verified): guess")
+
+
+def test_tokens_are_numbers_with_parts() -> None:
+    result = run_react(WORKED_EXAMPLES[0], demo_model(), default_tools())
+    assert result.tokens > 1000 and result.tokens == sum(s.tokens for s in result.steps)
+    assert result.tokens == result.tokens.input + result.tokens.output
+    assert result.steps[0].tokens.output > 5
 
 
 def test_transcript_and_messages() -> None:
@@ -255,3 +269,8 @@ def test_transcript_and_messages() -> None:
 def test_end_reasons_are_the_documented_ones() -> None:
     assert END_REASONS == ("final_answer", "step_limit", "budget", "time_limit", "repeating",
                            "hand_over", "interrupted", "error")
+
+
+def test_a_one_call_run_says_call_not_calls() -> None:
+    result = run_react("q", ScriptedModel([final("42")]), default_tools())
+    assert result.transcript.endswith("[ended: final_answer after 1 model call]")

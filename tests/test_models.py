@@ -75,3 +75,10 @@ def test_read_prompt_skips_the_example_and_splits_steps() -> None:
     assert pad.observations == ["first\nline two", "second"]
     assert pad.steps[1][0].startswith("Thought: two")
     assert not pad.must_answer
+
+
+def test_a_single_stop_string_is_one_sequence() -> None:
+    model = ScriptedModel(["Thought: a\nAction: search\nAction Input: x\nObservation: y"])
+    assert model("p", "\nObservation") == "Thought: a\nAction: search\nAction Input: x"
+    prompt, stop, reply = model.calls[0]
+    assert stop == ("\nObservation",) and prompt == "p" and reply.endswith("x")

@@ -146,3 +146,29 @@ def test_never_raises_and_always_returns_a_step(reply: str) -> None:
 @given(st.text())
 def test_never_raises_on_any_text(reply: str) -> None:
     assert isinstance(parse_step(reply), Action | FinalAnswer | ParseError)
+
+
+def test_actions_are_equal_whatever_the_thought() -> None:
+    assert parse_step("Thought: t\nAction: search[x]\nmore") == Action("search", "x")
+    assert parse_step("Thought: t\nFinal Answer: 4") == FinalAnswer("4")
+
+
+@pytest.mark.parametrize(
+    ("reply", "answer"),
+    [
+        ("Action: Final Answer\nAction Input: 237 m", "237 m"),
+        ("Action: final_answer[42]", "42"),
+        ("Action: Final Answer: 42", "42"),
+        ("Thought: done\nAction: None\nFinal Answer: 237", "237"),
+        ("Action: None\nAction Input: None\nFinal Answer: x", "x"),
+    ],
+)
+def test_answers_written_as_actions(reply: str, answer: str) -> None:
+    assert parse_step(reply) == FinalAnswer(answer)
+
+
+def test_reasoning_blocks_are_ignored() -> None:
+    reply = "<think>Maybe Action: search[wrong]</think>\nThought: t\nAction: search[right]"
+    assert parse_step(reply) == Action("search", "right")
+    assert parse_step("Action: search[a]\n<think>unfinished") == Action("search", "a")
+    assert isinstance(parse_step("Action: None"), ParseError)

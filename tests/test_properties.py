@@ -41,7 +41,7 @@ class Chaotic:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(behaviours, min_size=1, max_size=8), st.integers(min_value=1, max_value=6))
+@given(st.lists(behaviours, min_size=1, max_size=8), st.integers(min_value=0, max_value=6))
 def test_any_model_ends_within_its_bounds(script: list, max_steps: int) -> None:
     model = Chaotic(script)
     result = run_react("How much taller is the Eiffel Tower?", model, default_tools(),

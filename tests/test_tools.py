@@ -174,3 +174,11 @@ def test_bundled_tools_are_independent() -> None:
     first, second = default_tools(), default_tools()
     first.run("search", "Eiffel Tower")
     assert second.run("lookup", "tall").startswith("No page is open yet")
+
+
+def test_inputs_as_models_wrap_them() -> None:
+    tools = ToolRegistry([shout, add])
+    assert tools.run("shout", '{"query": "hi"}') == "HI"  # one key, any name
+    assert tools.run("shout", 'text="hi there"') == "HI THERE"  # keyword syntax naming the parameter
+    assert tools.run("shout", "other='x'") == "OTHER='X'"  # another name: left as it is
+    assert tools.run("add", '{"a": 1, "b": 2}') == "3"

@@ -36,7 +36,8 @@ def _details(case) -> str:
             ("problem", case.message), ("printed", case.printed), ("hint", case.hint)]
     cells = "".join(
         f"<tr><td style='vertical-align:top;padding-right:6px;color:#57606a'>{label}</td>"
-        f"<td style='text-align:left'><pre style='margin:0;white-space:pre-wrap'>{escape(text)}</pre></td></tr>"
+        f"<td style='text-align:left'><pre style='margin:0;white-space:pre-wrap'>{escape(text)}</pre>"
+        "</td></tr>"
         for label, text in rows if text
     )
     return f"<table style='margin:2px 0 6px 0'>{cells}</table>"

@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, get_type_hints
 
 _CONVERTIBLE = (str, int, float, bool)
+_KEYWORD_INPUT = re.compile(r"""^\s*(?P<name>\w+)\s*=\s*(?P<q>["'])(?P<value>.*)(?P=q)\s*$""", re.DOTALL)
 
 
 class ToolDefinitionError(TypeError):
@@ -107,7 +109,13 @@ class Tool:
         if not names:
             return {}
         data = _json_object(text)
-        if data is not None and (len(names) > 1 or set(data) == {names[0]}):
+        if data is not None and len(names) == 1 and len(data) == 1:
+            # Models often wrap a lone input as {"query": ...}, whatever the name.
+            return {names[0]: _convert(next(iter(data.values())), self.parameters[names[0]], names[0])}
+        keyword = _KEYWORD_INPUT.match(text)
+        if keyword and len(names) == 1 and keyword["name"] == names[0]:
+            text = keyword["value"]  # search(query="Eiffel Tower")
+        if data is not None and len(names) > 1:
             missing = [n for n in names if n not in data and self._required(n)]
             unknown = sorted(set(data) - set(names))
             if missing or unknown:
