@@ -60,7 +60,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"react-course: {error}", file=sys.stderr)
         return 2
     model = demo_model() if spec.kind == "scripted" else real_model(spec)
-    result = run_react(args.question, model, default_tools(args.date), max_steps=args.max_steps)
+    try:
+        result = run_react(args.question, model, default_tools(args.date), max_steps=args.max_steps)
+    except ModelConfigError as error:
+        print(f"react-course: {error}", file=sys.stderr)
+        return 2
     print(result.render(authors=args.authors))
     print(f"\nAnswer: {result.answer}" if result.succeeded else "")
     return 0 if result.succeeded else 1

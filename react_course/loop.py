@@ -33,6 +33,7 @@ from .guards import LimitExceeded, Limits, repeat_key, repeat_message
 from .observations import truncate
 from .parsing import Action, FinalAnswer, ParseError, parse_step
 from .prompts import build_prompt, render_action, render_final
+from .providers import ModelConfigError
 from .stops import DEFAULT_STOPS, find_stop
 from .tokens import TokenUsage, estimate_tokens
 from .tools import ToolRegistry, as_registry
@@ -201,6 +202,8 @@ class _Run:
             raw = self.model(prompt, list(self.stops))
             if not isinstance(raw, str | None):
                 raise TypeError(f"the model returned {type(raw).__name__}, not text")
+        except ModelConfigError:
+            raise  # a missing key or a bad setting: the program is wrong, retrying cannot help
         except Exception as error:  # an API error or time-out: recorded, retried within the budget
             self.failures_in_a_row += 1
             step.error, step.observation = "model_error", f"{type(error).__name__}: {error}"

@@ -58,3 +58,10 @@ def test_console_script_and_module_entry_point() -> None:
     out = subprocess.run([sys.executable, "-m", "react_course", "run", "--list"],
                          capture_output=True, text=True)
     assert out.returncode == 0 and "Worked examples" in out.stdout
+
+
+def test_run_without_a_key_says_what_to_set(capsys, monkeypatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    assert main(["run", "--model", "openai:gpt-4o-mini", "What do 3 notebooks and 2 pens cost?"]) == 2
+    assert "OPENAI_API_KEY is not set" in capsys.readouterr().err

@@ -274,3 +274,17 @@ def test_end_reasons_are_the_documented_ones() -> None:
 def test_a_one_call_run_says_call_not_calls() -> None:
     result = run_react("q", ScriptedModel([final("42")]), default_tools())
     assert result.transcript.endswith("[ended: final_answer after 1 model call]")
+
+
+def test_a_configuration_error_is_raised_not_retried() -> None:
+    from react_course.providers import ModelConfigError
+
+    calls = []
+
+    def unconfigured(prompt: str, stop: object = None) -> str:
+        calls.append(prompt)
+        raise ModelConfigError("OPENAI_API_KEY is not set")
+
+    with pytest.raises(ModelConfigError):
+        run_react("q", unconfigured, default_tools())
+    assert len(calls) == 1
