@@ -130,8 +130,8 @@ def parse_step(text: str) -> Step:
 def _drop_reasoning(text: str) -> str:
     """Drop a reasoning model's ``<think>...</think>`` block: drafts in it are not the reply.
 
-    >>> _drop_reasoning("<think>Action: draft</think>\nAction: search[x]")
-    '\nAction: search[x]'
+    >>> _drop_reasoning("<think>Action: draft</think>Thought: t")
+    'Thought: t'
     >>> _drop_reasoning("unclosed <think>Action: draft")
     'unclosed '
     """

@@ -156,7 +156,7 @@ def describe(value: Any, limit: int = 300) -> str:
     """A short, safe ``repr`` (student objects may have broken or huge reprs).
 
     >>> describe("x" * 400, limit=10)
-    "'xxxxxxxxx...(402 characters)"
+    "'xxxxxxxx...(402 characters)"
     """
     try:
         text = repr(value)
