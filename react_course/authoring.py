@@ -168,7 +168,8 @@ def execute_notebook(path: str | Path, *, timeout: int = 60, save: bool = True,
         clean_cell(cell)
     client = NotebookClient(notebook, timeout=timeout, kernel_name=kernel_name,
                             resources={"metadata": {"path": str(path.parent)}},
-                            record_timing=False, allow_errors=allow_errors)
+                            record_timing=False, allow_errors=allow_errors,
+                            coalesce_streams=True)  # one stream per cell, however the kernel flushed
     client.execute()
     notebook.metadata.pop("widgets", None)
     if save:

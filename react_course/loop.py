@@ -245,10 +245,11 @@ class _Run:
     def force_answer(self) -> RunResult:
         step = self.take_step(len(self.steps) + 1, force=True)
         n = self.limits.max_steps
+        detail = f"no final answer within {n} step{'' if n == 1 else 's'}"
         if step.final_answer is not None:
             answer = f"Best effort (step limit of {n} reached; not verified): {step.final_answer}"
-            return self.result(answer, "step_limit", f"no final answer within {n} steps")
-        return self.stop("step_limit", f"no final answer within {n} steps")
+            return self.result(answer, "step_limit", detail)
+        return self.stop("step_limit", detail)
 
     def stop(self, end_reason: str, detail: str) -> RunResult:
         return self.result(handover_summary(self.question, self.steps, detail), end_reason, detail)
@@ -262,7 +263,8 @@ def handover_summary(question: str, steps: list[Step], detail: str) -> str:
     done = [f"{s.action.tool}[{_short(s.action.input, 60)}] -> {_short(s.observation, 100)}"
             for s in steps if s.action and s.observation and s.error is None]
     tried = "; ".join(done) if done else "no tool call succeeded"
-    return (f"Could not finish: {detail}. Done so far: {tried}. "
+    tried += "" if tried.endswith(".") else "."  # observations often end with their own full stop
+    return (f"Could not finish: {detail}. Done so far: {tried} "
             f"Still open: an answer to {question!r}. Hand this to a person.")
 
 

@@ -215,7 +215,10 @@ def _read_action(segments: list[_Segment], at: int, text: str) -> Step:
         return ParseError(
             _error(f"Action: {tool} is not followed by an Action Input line."), text
         )
-    return _action_or_finish(tool, nxt.body, thought, _rest_after(segments, at + 2))
+    # A blank line ends the input: what follows is chatter, not part of it.
+    tool_input, _, chatter = nxt.body.partition("\n\n")
+    discarded = "\n".join(filter(None, [chatter.strip(), _rest_after(segments, at + 2)]))
+    return _action_or_finish(tool, tool_input, thought, discarded)
 
 
 def _not_a_tool(segments: list[_Segment], at: int, text: str) -> Step:
@@ -291,10 +294,11 @@ def _unquote(value: str) -> str:
 
 
 def _why_unreadable(segments: list[_Segment]) -> str:
-    if not any(s.body for s in segments):
-        return "the reply was empty."
+    # An empty "Action Input:" line is not an empty reply: say what is really missing.
     if any(s.kind == "action input" for s in segments):
         return "it has an Action Input line but no Action line naming the tool."
+    if not any(s.body for s in segments):
+        return "the reply was empty."
     return "it has no Action line and no Final Answer line."
 
 

@@ -61,3 +61,16 @@ def test_build_writes_then_reports_drift(tmp_path) -> None:
     assert build_exercises(solutions, exercises, check=True) == ["01_a.ipynb"]
     (exercises / "02_orphan.ipynb").write_text("{}")
     assert "02_orphan.ipynb (no solution)" in build_exercises(solutions, exercises, check=True)
+
+
+@pytest.mark.slow
+def test_execute_saves_one_stream_per_cell(tmp_path) -> None:
+    from react_course.authoring import execute_notebook, notebook_text
+
+    # The kernel sends what was printed every so often, so one cell's text can
+    # arrive in pieces that differ run to run; saved, it must be one output.
+    source = "import time\nfor i in range(2):\n    print('part', i)\n    time.sleep(0.3)"
+    path = tmp_path / "printing.ipynb"
+    path.write_text(notebook_text(new_notebook([("code", source)])))
+    outputs = execute_notebook(path).cells[0].outputs
+    assert [(o.output_type, o.text) for o in outputs] == [("stream", "part 0\npart 1\n")]

@@ -138,10 +138,17 @@ def test_step_limit_without_an_answer_hands_over_with_a_summary() -> None:
     result = run_react("How tall?", model, default_tools(), max_steps=1)
     assert result.end_reason == "step_limit" and result.model_calls == 2
     assert result.steps[-1].observation == ""  # the forced step's action is not run
-    assert result.answer.startswith("Could not finish: no final answer within 1 steps.")
+    assert result.answer.startswith("Could not finish: no final answer within 1 step.")
     assert "search[Eiffel Tower] -> [Eiffel Tower]" in result.answer
     assert "Still open: an answer to 'How tall?'" in result.answer
     assert "[not run: no steps left]" in result.transcript
+
+
+def test_hand_over_summary_has_one_full_stop_after_an_observation() -> None:
+    model = ScriptedModel([act("price", "pen"), act("price", "notebook")])
+    result = run_react("What do 2 pens cost?", model, shop_tools(), max_steps=1)
+    assert "Done so far: price[pen] -> A pen costs 2. Still open:" in result.answer
+    assert ".." not in result.answer
 
 
 class Flaky:

@@ -101,6 +101,7 @@ def test_a_clean_action_has_nothing_discarded() -> None:
         ("Action: search", "not followed by an Action Input line"),
         ("Action: Search the web for Eiffel", "only a tool name"),
         ("Action Input: Eiffel Tower", "no Action line naming the tool"),
+        ("Action Input:", "no Action line naming the tool"),
         ("Observation: 330 m\nFinal Answer: 330 m", "Only the program writes observations"),
         ("Final Answer:", "Final Answer line is empty"),
         ("Action: 123[x]", "names no tool"),
@@ -172,3 +173,11 @@ def test_reasoning_blocks_are_ignored() -> None:
     assert parse_step(reply) == Action("search", "right")
     assert parse_step("Action: search[a]\n<think>unfinished") == Action("search", "a")
     assert isinstance(parse_step("Action: None"), ParseError)
+
+
+def test_chatter_after_a_blank_line_is_not_part_of_the_input() -> None:
+    step = parse_step("Action: calculate\nAction Input: 330 - 93\n\nI will wait for the result.")
+    assert step == Action("calculate", "330 - 93")
+    assert step.discarded == "I will wait for the result."
+    multi = parse_step("Action: calculate\nAction Input: (3 * 4 +\n 2 * 2)")
+    assert multi.input == "(3 * 4 +\n 2 * 2)"

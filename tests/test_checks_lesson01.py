@@ -1,0 +1,255 @@
+"""Lesson 01's checkers: the reference passes, stubs are "not attempted", every mutant fails."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import react_course as rc
+from react_course.checks import check
+from react_course.checks.lesson01 import QUESTION, _library_run, _reference_labels
+
+# ---------------------------------------------------------------- 01.who_wrote
+
+KEYWORD = re.compile(r"\s*(question|observation|thought|action\s+input|action|final\s+answer)\s*\d*\s*:",
+                     re.IGNORECASE)
+
+
+def who_wrote(transcript: str, *, keyword=KEYWORD, program=("question", "observation"),
+              brackets=True, carry_on=True, unknown="program") -> list[str]:
+    """The reference; the keyword arguments let each mutant change one thing."""
+    labels, author = [], unknown
+    for line in transcript.splitlines():
+        found = keyword(line) if callable(keyword) else keyword.match(line)
+        if found:
+            author = "program" if found[1].lower() in program else "model"
+        elif brackets and line.lstrip().startswith("["):
+            author = "program"
+        elif not carry_on:
+            author = unknown
+        labels.append(author)
+    return labels
+
+
+def _prefix(line: str):
+    """Matches the keyword by its first letters only, with no colon needed."""
+    text = line.lstrip().lower()
+    for word in ("question", "observation", "thought", "action input", "action", "final answer"):
+        if text.startswith(word):
+            return [line, word]
+    return None
+
+
+WHO_WROTE_MUTANTS = {
+    "question_is_the_models": lambda t: who_wrote(t, program=("observation",)),
+    "action_input_is_the_programs": lambda t: who_wrote(t, program=("question", "observation",
+                                                                     "action input")),
+    "first_word_only_other_lines_model": lambda t: who_wrote(t, carry_on=False, unknown="model"),
+    "other_lines_always_program": lambda t: who_wrote(t, carry_on=False, unknown="program"),
+    "case_sensitive_keywords": lambda t: who_wrote(t, keyword=re.compile(
+        r"\s*(Question|Observation|Thought|Action Input|Action|Final Answer)\s*\d*\s*:")),
+    "no_numbered_keywords": lambda t: who_wrote(t, keyword=re.compile(
+        r"\s*(question|observation|thought|action\s+input|action|final\s+answer)\s*:", re.IGNORECASE)),
+    "prefix_without_colon": lambda t: who_wrote(t, keyword=_prefix),
+    "ignores_bracketed_notes": lambda t: who_wrote(t, brackets=False),
+    "capitalised_labels": lambda t: [label.title() for label in who_wrote(t)],
+    "one_label_per_step": lambda t: who_wrote(t)[::2],
+}
+
+
+def test_who_wrote_reference_passes() -> None:
+    assert check("01.who_wrote", who_wrote).status == "passed"
+
+
+@pytest.mark.parametrize("name", WHO_WROTE_MUTANTS)
+def test_who_wrote_mutant_fails(name: str) -> None:
+    result = check("01.who_wrote", WHO_WROTE_MUTANTS[name])
+    assert result.status == "failed", str(result)
+
+
+@pytest.mark.parametrize("kind", ["react", "act_only"])
+def test_the_checkers_labels_agree_with_the_library(kind: str) -> None:
+    result = _library_run(kind)
+    authors = [line.split(" | ", 1)[0].strip() for line in result.render(authors=True).splitlines()]
+    assert authors == _reference_labels(result.transcript)
+    assert authors == who_wrote(result.transcript)
+
+
+def test_who_wrote_feedback_names_the_line() -> None:
+    text = str(check("01.who_wrote", WHO_WROTE_MUTANTS["question_is_the_models"]))
+    assert "line 1 ('Question: How tall" in text and "was written by the program" in text
+
+
+# ------------------------------------------------------------ 01.render_trace
+
+def render_trace(question, steps, answer, final_thought="I now know the answer", *,
+                 order=("thought", "action", "observation"), obs_prefix="Observation: ",
+                 final=True, keep=slice(None), gap="", end="", empty_thought=False,
+                 none_answer=False, paper=False, fixed_thought=False) -> str:
+    """The reference; the keyword arguments let each mutant change one thing."""
+    blocks = [f"Question: {question}"]
+    for step in steps[keep]:
+        parts = {
+            "thought": [f"Thought: {step.get('thought', '')}"]
+            if step.get("thought") or empty_thought else [],
+            "action": ([f"Action: {step['tool']}[{step['input']}]"] if paper
+                       else [f"Action: {step['tool']}", f"Action Input: {step['input']}"]),
+            "observation": [f"{obs_prefix}{step['observation']}"],
+        }
+        blocks.append("\n".join(line for part in order for line in parts[part]) + gap)
+    if final and (answer is not None or none_answer):
+        thought = "I now know the answer" if fixed_thought else final_thought
+        blocks.append("\n".join(([f"Thought: {thought}"] if thought else []) + [f"Final Answer: {answer}"]))
+    return "\n".join(blocks) + end
+
+
+RENDER_MUTANTS = {
+    "observation_before_action": lambda *a: render_trace(*a, order=("thought", "observation", "action")),
+    "thought_after_action": lambda *a: render_trace(*a, order=("action", "thought", "observation")),
+    "no_observation_prefix": lambda *a: render_trace(*a, obs_prefix=""),
+    "obs_prefix_without_space": lambda *a: render_trace(*a, obs_prefix="Observation:"),
+    "no_final_answer_line": lambda *a: render_trace(*a, final=False),
+    "last_step_dropped": lambda *a: render_trace(*a, keep=slice(0, -1)),
+    "first_step_dropped": lambda *a: render_trace(*a, keep=slice(1, None)),
+    "blank_line_after_each_step": lambda *a: render_trace(*a, gap="\n"),
+    "trailing_newline": lambda *a: render_trace(*a, end="\n"),
+    "empty_thought_line": lambda *a: render_trace(*a, empty_thought=True),
+    "final_answer_none": lambda *a: render_trace(*a, none_answer=True),
+    "paper_bracket_format": lambda *a: render_trace(*a, paper=True),
+    "ignores_final_thought": lambda *a: render_trace(*a, fixed_thought=True),
+    "calls_step_thought_key": lambda q, steps, answer, *rest: render_trace(
+        q, [{**s, "thought": s["thought"]} for s in steps], answer, *rest),
+}
+
+
+def test_render_trace_reference_passes() -> None:
+    assert check("01.render_trace", render_trace).status == "passed"
+
+
+@pytest.mark.parametrize("name", RENDER_MUTANTS)
+def test_render_trace_mutant_fails(name: str) -> None:
+    result = check("01.render_trace", RENDER_MUTANTS[name])
+    assert result.status == "failed", str(result)
+
+
+def test_render_trace_matches_the_library_format() -> None:
+    step = {"thought": "I need the height.", "tool": "search", "input": "Eiffel Tower",
+            "observation": "330 m"}
+    expected = "\n".join(["Question: q",
+                          rc.prompts.render_action("I need the height.", "search", "Eiffel Tower"),
+                          "Observation: 330 m",
+                          rc.prompts.render_final("I now know the answer", "330 m")])
+    assert render_trace("q", [step], "330 m") == expected
+
+
+def test_render_trace_feedback_points_at_the_first_wrong_line() -> None:
+    text = str(check("01.render_trace", RENDER_MUTANTS["observation_before_action"]))
+    assert "line 3 should be 'Action: price' but is 'Observation: A notebook costs 4.'" in text
+    text = str(check("01.render_trace", RENDER_MUTANTS["trailing_newline"]))
+    assert "ends with a newline" in text
+
+
+# ------------------------------------------------------------- 01.paper_facts
+
+ANSWERS = {
+    "hotpotqa_react": 27.4,
+    "best_hotpotqa": "D",
+    "react_beats_cot_hotpotqa": False,
+    "react_beats_cot_fever": True,
+    "reasoning_error_share": 47,
+    "switch_trigger": "B",
+    "alfworld_react": 71,
+}
+
+WRONG_ANSWERS = {
+    "gpt3_rerun_number": ("hotpotqa_react", 30.4, "GPT-3"),
+    "appendix_or_cot_number": ("hotpotqa_react", 29.4, "CoT's score"),
+    "combination_number": ("hotpotqa_react", 35.1, "ReAct→CoT-SC"),
+    "number_as_text": ("hotpotqa_react", "27.4", "write a number"),
+    "best_is_the_other_switch": ("best_hotpotqa", "C", "other direction"),
+    "best_is_react_alone": ("best_hotpotqa", "b", "below CoT"),
+    "react_beats_cot_on_hotpotqa": ("react_beats_cot_hotpotqa", True, "ReAct alone loses"),
+    "yes_as_text": ("react_beats_cot_hotpotqa", "no", "True or False"),
+    "react_loses_on_fever": ("react_beats_cot_fever", False, "other way round"),
+    "search_share_instead": ("reasoning_error_share", 23, "23%"),
+    "share_as_fraction": ("reasoning_error_share", 0.47, "in percent"),
+    "switch_on_weak_majority": ("switch_trigger", "A", "other direction"),
+    "switch_reads_thoughts": ("switch_trigger", "D", "never reads the thoughts"),
+    "switch_on_empty_search": ("switch_trigger", "C", "not the trigger"),
+    "alfworld_average": ("alfworld_react", 57, "average"),
+    "alfworld_act": ("alfworld_react", 45, "Act"),
+    "alfworld_gain_not_rate": ("alfworld_react", 34, "gain"),
+    "two_letters": ("switch_trigger", "AB", "one letter"),
+}
+
+
+def test_paper_facts_reference_passes_in_any_letter_case() -> None:
+    assert check("01.paper_facts", ANSWERS).status == "passed"
+    assert check("01.paper_facts", {**ANSWERS, "best_hotpotqa": " d", "switch_trigger": "B)"}).passed
+
+
+@pytest.mark.parametrize("name", WRONG_ANSWERS)
+def test_paper_facts_wrong_answer_fails_with_its_caveat(name: str) -> None:
+    key, value, said = WRONG_ANSWERS[name]
+    result = check("01.paper_facts", {**ANSWERS, key: value})
+    assert result.status == "failed"
+    failed = [c for c in result.cases if c.status == "failed"]
+    assert [c.name for c in failed] == [key]
+    assert said in failed[0].message, failed[0].message
+    assert repr(ANSWERS[key]) not in (failed[0].expected + failed[0].hint)  # the answer stays hidden
+
+
+def test_paper_facts_missing_key_and_not_a_dict_fail() -> None:
+    missing = {k: v for k, v in ANSWERS.items() if k != "alfworld_react"}
+    assert check("01.paper_facts", missing).status == "failed"
+    assert check("01.paper_facts", [27.4]).status == "failed"
+
+
+# ------------------------------------------------------------ 01.which_design
+
+LABELS = {"A": "workflow", "B": "plan-and-execute", "C": "reason-only", "D": "react",
+          "E": "act-only", "F": "react"}
+
+WRONG_LABELS = {
+    "act_only_called_react": {"E": "react"},
+    "workflow_called_plan": {"A": "plan-and-execute"},
+    "plan_called_react": {"B": "react"},
+    "cot_called_react": {"C": "react"},
+    "coding_assistant_called_act_only": {"F": "act-only"},
+    "react_called_agent": {"D": "agent"},
+    "everything_react": dict.fromkeys(LABELS, "react"),
+}
+
+
+def test_which_design_reference_passes_forgiving_case_and_spaces() -> None:
+    assert check("01.which_design", LABELS).status == "passed"
+    assert check("01.which_design", {**LABELS, "B": "Plan and execute", "D": "ReAct"}).passed
+
+
+@pytest.mark.parametrize("name", WRONG_LABELS)
+def test_which_design_wrong_labels_fail(name: str) -> None:
+    result = check("01.which_design", {**LABELS, **WRONG_LABELS[name]})
+    assert result.status == "failed"
+
+
+# ------------------------------------------------------------ stubs
+
+def _stub(*args, **kwargs):
+    raise NotImplementedError("exercise 1.1: write it")
+
+
+@pytest.mark.parametrize("exercise, stub", [
+    ("01.who_wrote", _stub),
+    ("01.render_trace", _stub),
+    ("01.paper_facts", dict.fromkeys(ANSWERS, ...)),
+    ("01.paper_facts", ...),
+    ("01.which_design", dict.fromkeys(LABELS, ...)),
+    ("01.which_design", ...),
+])
+def test_stubs_are_not_attempted(exercise: str, stub) -> None:
+    assert check(exercise, stub).status == "not attempted"
+
+
+def test_the_question_is_the_lessons() -> None:
+    assert QUESTION in rc.WORKED_EXAMPLES

@@ -1,0 +1,448 @@
+"""Lesson 04's checkers: the references pass, stubs are not attempted, plausible mistakes fail.
+
+No ``from __future__ import annotations`` here: the mutants' type hints must be
+real types, as in a student's notebook.
+
+The calculator mutants include ones with no exponent cap, or a cap applied after
+the power: the check must refuse them without ever computing ``9 ** 9 ** 9``
+(that would hang this test run, which is the point of the check's guard order).
+"""
+
+import ast
+import difflib
+import inspect
+import operator
+import re
+import typing
+
+import pytest
+
+import react_course as rc
+from react_course.checks import check
+from react_course.checks.lesson04 import _LINES, _PREDICTIONS
+
+# ------------------------------------------------------------------- references
+
+
+def describe_tools(functions: list) -> str:
+    lines = []
+    for function in functions:
+        name = function.__name__
+        doc = inspect.getdoc(function)
+        if not doc:
+            raise ValueError(f"tool {name!r} has no docstring")
+        hints = typing.get_type_hints(function)
+        params = []
+        for param in inspect.signature(function).parameters:
+            if param not in hints:
+                raise ValueError(f"tool {name!r}: parameter {param!r} has no type hint")
+            params.append(f"{param}: {hints[param].__name__}")
+        lines.append(f"- {name}({', '.join(params)}): {_prose(doc)}")
+    return "\n".join(lines)
+
+
+def _prose(doc: str) -> str:
+    kept = []
+    for line in doc.splitlines():
+        if line.strip().startswith(">>>"):
+            break
+        kept.append(line)
+    return " ".join(" ".join(kept).split())
+
+
+def run_tool(tools: dict, name: str, text: str) -> str:
+    if name not in tools:
+        return f"Unknown tool {name!r}. Available tools: {', '.join(tools)}."
+    try:
+        result = tools[name](text)
+    except Exception as error:
+        return (f"{name} failed with {type(error).__name__}: {error}. "
+                "Check the input against the tool description and try again.")
+    if result is None or not str(result).strip():
+        return f"{name} returned nothing for {text!r}."
+    return str(result)
+
+
+_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+        ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow}
+
+
+def make_calculator(cap: int | None = 100, *, check_after: bool = False, literal_cap: bool = False,
+                    attributes: bool = False, any_constant: bool = False, unary: bool = True,
+                    catch: bool = True, as_text: bool = True):
+    """The reference calculator, or one of its mutants."""
+
+    def evaluate(node):
+        if isinstance(node, ast.Constant) and (any_constant or type(node.value) in (int, float)):
+            return node.value
+        if unary and isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            value = evaluate(node.operand)
+            return -value if isinstance(node.op, ast.USub) else value
+        if attributes and isinstance(node, ast.Attribute):
+            return getattr(evaluate(node.value), node.attr)
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+            left, right = evaluate(node.left), evaluate(node.right)
+            power = isinstance(node.op, ast.Pow) and cap is not None
+            if literal_cap:
+                too_big = power and isinstance(node.right, ast.Constant) and node.right.value > cap
+            else:
+                too_big = power and abs(right) > cap
+            if too_big and not check_after:
+                raise ValueError(f"exponent {right} is too large (at most {cap})")
+            result = _OPS[type(node.op)](left, right)
+            if too_big:
+                raise ValueError(f"exponent {right} is too large (at most {cap})")
+            return result
+        raise ValueError(f"{type(node).__name__} is not allowed")
+
+    def calculate(expression: str) -> str:
+        if not catch:
+            return str(evaluate(ast.parse(expression, mode="eval").body))
+        try:
+            value = evaluate(ast.parse(expression, mode="eval").body)
+        except ZeroDivisionError:
+            return "Error: division by zero"
+        except Exception as error:
+            return f"Error: {error}"
+        return str(value) if as_text else value
+
+    return calculate
+
+
+calculate = make_calculator()
+
+
+def make_truncate(*, compare=operator.le, always=False, silent=False, marker_first_number="cut",
+                  reserve: str = "longest", keep_end: bool = False):
+    """The reference truncate, or one of its mutants."""
+
+    def truncate(text: str, budget: int) -> str:
+        if compare(len(text), budget) and not always:
+            return text
+        total = len(text)
+        if silent:
+            return text[:budget]
+        longest = f"\n[truncated: {total} of {total} characters cut]"
+        size = {"longest": len(longest), "one digit": len(longest) - len(str(total)) + 1,
+                "none": 0, "fixed 60": 60}[reserve]
+        keep = max(0, budget - size)
+        head = text[-keep:] if keep_end and keep else text[:keep]
+        first = {"cut": total - len(head), "shown": len(head), "total - budget": total - budget}
+        return head + f"\n[truncated: {first[marker_first_number]} of {total} characters cut]"
+
+    return truncate
+
+
+truncate = make_truncate()
+
+PREDICTIONS = {key: answer for key, (answer, _) in _PREDICTIONS.items()}
+
+
+def stub(*args, **kwargs):
+    raise NotImplementedError("exercise 4.x: write it")
+
+
+# ---------------------------------------------------------------------- mutants
+
+
+def _tool_list_mutant(line, *, check_doc=True, check_hints=True, order=list):
+    def describe(functions):
+        out = []
+        for function in order(functions):
+            if check_doc and not inspect.getdoc(function):
+                raise ValueError(f"{function.__name__} has no docstring")
+            if not inspect.getdoc(function):
+                continue
+            hints = typing.get_type_hints(function)
+            if check_hints and any(p not in hints for p in inspect.signature(function).parameters):
+                raise ValueError(f"{function.__name__} lacks a hint")
+            out.append(line(function, hints))
+        return "\n".join(out)
+    return describe
+
+
+def _params(function, hints):
+    return ", ".join(f"{p}: {getattr(hints.get(p, str), '__name__', 'str')}"
+                     for p in inspect.signature(function).parameters)
+
+
+def _good_line(function, hints):
+    return f"- {function.__name__}({_params(function, hints)}): {_prose(inspect.getdoc(function))}"
+
+
+TOOL_LIST_MUTANTS = {
+    "raw multi-line docstring": _tool_list_mutant(
+        lambda f, h: f"- {f.__name__}({_params(f, h)}): {f.__doc__.strip()}"),
+    "parameter types missing": _tool_list_mutant(
+        lambda f, h: f"- {f.__name__}({', '.join(inspect.signature(f).parameters)}): "
+                     f"{_prose(inspect.getdoc(f))}"),
+    "tools sorted by name": _tool_list_mutant(
+        _good_line, order=lambda fs: sorted(fs, key=lambda f: f.__name__)),
+    "undocumented function silently skipped": _tool_list_mutant(_good_line, check_doc=False),
+    "doctest lines kept": _tool_list_mutant(
+        lambda f, h: f"- {f.__name__}({_params(f, h)}): {' '.join(inspect.getdoc(f).split())}"),
+    "first docstring line only": _tool_list_mutant(
+        lambda f, h: f"- {f.__name__}({_params(f, h)}): {inspect.getdoc(f).splitlines()[0]}"),
+    "return annotation shown as a parameter": _tool_list_mutant(
+        lambda f, h: f"- {f.__name__}({', '.join(f'{k}: {v.__name__}' for k, v in h.items())}): "
+                     f"{_prose(inspect.getdoc(f))}"),
+    "str(inspect.signature)": _tool_list_mutant(
+        lambda f, h: f"- {f.__name__}{inspect.signature(f)}: {_prose(inspect.getdoc(f))}"),
+    "missing type hint not refused": _tool_list_mutant(_good_line, check_hints=False),
+}
+
+
+def _closest(tools, name, text):
+    match = difflib.get_close_matches(name, list(tools), n=1, cutoff=0.5)
+    return run_tool(tools, match[0] if match else name, text)
+
+
+def _lowered(tools, name, text):
+    by_lower = {n.lower(): n for n in tools}
+    return run_tool(tools, by_lower.get(name.lower(), name), text)
+
+
+def _swallowing(reply):
+    def run(tools, name, text):
+        if name not in tools:
+            return run_tool(tools, name, text)
+        try:
+            result = tools[name](text)
+        except Exception:
+            return reply
+        return run_tool({name: lambda _: result}, name, text)
+    return run
+
+
+def _raises(function, text):
+    try:
+        function(text)
+    except Exception as error:
+        return error
+    return None
+
+
+def _no_list(tools, name, text):
+    return f"Unknown tool {name!r}." if name not in tools else run_tool(tools, name, text)
+
+
+def _raising(tools, name, text):
+    if name not in tools:
+        raise KeyError(name)
+    return run_tool(tools, name, text)
+
+
+def _passes_empty_through(empty):
+    def run(tools, name, text):
+        if name in tools and _raises(tools[name], text) is None:
+            result = tools[name](text)
+            if result is None or not str(result).strip():
+                return None if empty is None else empty
+        return run_tool(tools, name, text)
+    return run
+
+
+def _no_suggestion(tools, name, text):
+    if name in tools:
+        error = _raises(tools[name], text)
+        if error is not None:
+            return f"{type(error).__name__}: {error}"
+    return run_tool(tools, name, text)
+
+
+def _no_str(tools, name, text):
+    if name in tools and _raises(tools[name], text) is None:
+        result = tools[name](text)
+        if result is not None and str(result).strip():
+            return result
+    return run_tool(tools, name, text)
+
+
+RUN_TOOL_MUTANTS = {
+    "runs the closest name (difflib)": _closest,
+    "runs a name in another case": _lowered,
+    "exception swallowed into ''": _swallowing(""),
+    "exception becomes a bare 'Error.'": _swallowing("Error."),
+    "unknown name without the tool list": _no_list,
+    "raises KeyError for an unknown name": _raising,
+    "returns None for an empty result": _passes_empty_through(None),
+    "returns '' for an empty result": _passes_empty_through(""),
+    "exception type and message but no suggestion": _no_suggestion,
+    "non-text result returned as is": _no_str,
+}
+
+
+def _eval_calculator(expression):
+    try:
+        return str(eval(expression, {"__builtins__": {}}, {}))  # the mistake under test
+    except ZeroDivisionError:
+        return "Error: division by zero"
+    except Exception as error:
+        return f"Error: {error}"
+
+
+CALCULATE_MUTANTS = {
+    "eval with empty builtins": _eval_calculator,
+    "no exponent cap": make_calculator(cap=None),
+    "raises instead of returning an error text": make_calculator(catch=False),
+    "attribute access allowed": make_calculator(attributes=True),
+    "exponent checked after the power is computed": make_calculator(check_after=True),
+    "cap only on a literal exponent": make_calculator(literal_cap=True),
+    "cap off by one (refuses 100)": make_calculator(cap=99),
+    "cap of 1000, as the library's": make_calculator(cap=1000),
+    "any constant allowed (strings)": make_calculator(any_constant=True),
+    "returns a number, not text": make_calculator(as_text=False),
+    "no unary minus": make_calculator(unary=False),
+    "the library's calculate (allows functions, caps at 1000)": rc.calculate,
+}
+
+TRUNCATE_MUTANTS = {
+    "silent cut": make_truncate(silent=True),
+    "short text gets a marker too": make_truncate(always=True),
+    "marker counts the budget, not the cut": make_truncate(marker_first_number="total - budget"),
+    "marker shows the kept characters": make_truncate(marker_first_number="shown"),
+    "result over budget (marker added after the cut)": make_truncate(reserve="none"),
+    "off by one at exactly the budget": make_truncate(compare=operator.lt),
+    "marker measured with a one-digit number": make_truncate(reserve="one digit"),
+    "keeps the end instead of the beginning": make_truncate(keep_end=True),
+    "cuts more than needed": make_truncate(reserve="fixed 60"),
+    "the library's truncate (marker outside the budget)": rc.truncate,
+}
+
+PREDICTION_MUTANTS = {
+    "forgot the forced final call": {**PREDICTIONS, "calls_with_max_steps_5": 5},
+    "the right answer means a final_answer ending": {**PREDICTIONS,
+                                                      "end_reason_with_max_steps_5": "final_answer"},
+    "lines read by the last call only": {**PREDICTIONS, "total_lines_read": 21},
+    "forgiving run counted as 6 calls": {**PREDICTIONS, "total_lines_forgiving": 66},
+    "a number written as text": {**PREDICTIONS, "total_lines_read": "66"},
+    "a key renamed": {**{k: v for k, v in PREDICTIONS.items() if k != "total_lines_read"}, "lines": 66},
+    "not a dict": [6, "step_limit", 66, 45],
+}
+
+EXERCISES = {
+    "04.tool_list": (describe_tools, TOOL_LIST_MUTANTS),
+    "04.run_tool": (run_tool, RUN_TOOL_MUTANTS),
+    "04.calculate": (calculate, CALCULATE_MUTANTS),
+    "04.truncate": (truncate, TRUNCATE_MUTANTS),
+    "04.predictions": (PREDICTIONS, PREDICTION_MUTANTS),
+}
+
+MUTANTS = [(exercise, name, wrong) for exercise, (_, catalogue) in EXERCISES.items()
+           for name, wrong in catalogue.items()]
+
+
+# ------------------------------------------------------------------------ tests
+
+
+@pytest.mark.parametrize("exercise", list(EXERCISES))
+def test_reference_passes(exercise: str) -> None:
+    result = check(exercise, EXERCISES[exercise][0])
+    assert result.status == "passed", str(result)
+
+
+@pytest.mark.parametrize("exercise", list(EXERCISES))
+def test_stub_is_not_attempted(exercise: str) -> None:
+    assert check(exercise, stub if exercise != "04.predictions" else dict.fromkeys(PREDICTIONS, ...)
+                 ).status == "not attempted"
+    assert check(exercise, ...).status == "not attempted"
+
+
+@pytest.mark.parametrize(("exercise", "name", "wrong"), MUTANTS, ids=[f"{e}:{n}" for e, n, _ in MUTANTS])
+def test_wrong_solution_fails(exercise: str, name: str, wrong) -> None:
+    result = check(exercise, wrong)
+    assert result.status == "failed", f"{name} was accepted:\n{result}"
+
+
+def test_each_catalogue_has_at_least_five_mutants() -> None:
+    assert all(len(catalogue) >= 5 for _, catalogue in EXERCISES.values())
+
+
+def test_calculator_without_cap_is_failed_without_running_the_huge_power() -> None:
+    asked: list[str] = []
+    uncapped = make_calculator(cap=None)
+
+    def spy(expression: str) -> str:
+        asked.append(expression)
+        if "9 ** 9 ** 9" in expression:
+            raise AssertionError("the check ran 9 ** 9 ** 9 on a calculator without a cap")
+        return uncapped(expression)
+
+    text = str(check("04.calculate", spy))
+    assert "9 ** 9 ** 9 was NOT run" in text and "2 ** 101" in text
+    assert "9 ** 9 ** 9" not in asked
+
+
+def test_late_cap_is_caught_by_the_overflow_probe() -> None:
+    text = str(check("04.calculate", make_calculator(check_after=True)))
+    assert "calculate('10.0 ** 400')" in text and "9 ** 9 ** 9 was NOT run" in text
+
+
+def test_feedback_is_specific() -> None:
+    text = str(check("04.run_tool", _closest))
+    assert "it ran 'refund_order' for the unknown name 'refund'" in text
+    text = str(check("04.truncate", rc.truncate))
+    assert "over the budget" in text
+    text = str(check("04.tool_list", TOOL_LIST_MUTANTS["undocumented function silently skipped"]))
+    assert "instead of raising ValueError" in text
+    text = str(check("04.calculate", _eval_calculator))
+    assert "'tuple'" in text
+
+
+def test_expected_tool_lines_match_the_library() -> None:
+    for function, line in _LINES.items():
+        assert rc.ToolRegistry([function]).describe() == line
+
+
+# The slip run of lesson 04, as the lesson and the exercise notebook define it.
+
+QUESTION = "What do 3 notebooks and 2 pens cost?"
+
+
+def _act(thought: str, tool: str, text: str) -> str:
+    return f"Thought: {thought}\nAction: {tool}\nAction Input: {text}"
+
+
+def _best_effort(pad) -> str:
+    if any(obs == "16" for obs in pad.observations):
+        return "Thought: I have the total.\nFinal Answer: 3 notebooks and 2 pens cost 16."
+    return "Thought: I ran out of steps.\nFinal Answer: I do not have every price yet."
+
+
+def slip_model() -> rc.ReactiveModel:
+    return rc.ReactiveModel([
+        (lambda pad: pad.must_answer, _best_effort),
+        (r"^Unknown tool", _act("There is no get_price; the tool is price.", "price", "notebooks")),
+        (r"no item called 'notebooks'", _act("Items are singular.", "price", "notebook")),
+        (r"notebook costs 4", _act("Now a pen.", "price", "pen")),
+        (r"pen costs 2", _act("Now the total.", "calculate", "3 * 4 + 2 * 2")),
+        (r"^16$", "Thought: I now know the answer\nFinal Answer: 3 notebooks and 2 pens cost 16."),
+        (r"notebooks and 2 pens", _act("I need the price of a notebook.", "get_price", "notebook")),
+    ])
+
+
+def _forgiving_price(item: str) -> str:
+    """Return the price of one shop item; a plural is read as the singular. Example input: notebook"""
+    return rc.tools.Shop().price(re.sub(r"s$", "", item.strip()))
+
+
+def test_predictions_are_what_the_runs_do() -> None:
+    run = rc.run_react(QUESTION, slip_model(), rc.shop_tools())
+    assert (run.end_reason, run.model_calls) == ("final_answer", 6)
+    model = slip_model()
+    rc.run_react(QUESTION, model, rc.shop_tools())
+    lines = [len(call.prompt.split("Now the real question.\n")[1].splitlines()) for call in model.calls]
+    assert lines == [1 + 4 * (k - 1) for k in range(1, 7)]
+    assert sum(lines) == PREDICTIONS["total_lines_read"]
+
+    tools = rc.ToolRegistry({"price": _forgiving_price, "calculate": rc.calculate})
+    model = slip_model()
+    forgiving = rc.run_react(QUESTION, model, tools)
+    assert (forgiving.end_reason, forgiving.model_calls) == ("final_answer", 5)
+    lines = [len(call.prompt.split("Now the real question.\n")[1].splitlines()) for call in model.calls]
+    assert sum(lines) == PREDICTIONS["total_lines_forgiving"]
+
+    limited = rc.run_react(QUESTION, slip_model(), rc.shop_tools(), max_steps=5)
+    assert limited.end_reason == PREDICTIONS["end_reason_with_max_steps_5"]
+    assert limited.model_calls == PREDICTIONS["calls_with_max_steps_5"]
+    assert limited.answer.startswith("Best effort") and "16" in limited.answer
