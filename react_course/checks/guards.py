@@ -23,7 +23,7 @@ class GuardedModel:
         self.calls += 1
         if self.calls > self.max_calls:
             raise CallBudgetExceeded(
-                f"your loop called the model more than {self.max_calls} times; "
+                f"your loop called the model more than {self.max_calls} time{'' if self.max_calls == 1 else 's'}; "
                 "a correct loop stops at its step limit"
             )
         return self.model(prompt, stop)

@@ -70,30 +70,7 @@ class Tool:
                 f"tool {name!r} has no docstring; the docstring is the description the "
                 "model reads, so say what the tool is for, what it returns and an example input."
             )
-        try:
-            hints = get_type_hints(function)
-            params = inspect.signature(function).parameters
-        except (TypeError, ValueError, NameError) as error:
-            if strict:
-                raise ToolDefinitionError(f"tool {name!r}: cannot read its signature ({error}).") from None
-            hints, params = {}, None
-        parameters: dict[str, type] = {}
-        positional = params is None  # unreadable (a builtin): pass the text positionally
-        for pname, param in (params or {}).items():
-            if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-                if strict:
-                    raise ToolDefinitionError(f"tool {name!r}: *args and **kwargs cannot be described.")
-                positional = positional or param.kind == param.VAR_POSITIONAL
-                continue
-            positional = positional or param.kind == param.POSITIONAL_ONLY
-            if pname not in hints and strict:
-                raise ToolDefinitionError(
-                    f"tool {name!r}: parameter {pname!r} has no type hint; "
-                    "hints say how to convert the model's text input."
-                )
-            parameters[pname] = hints.get(pname, str)
-        if positional and not parameters:
-            parameters = {"input": str}
+        parameters, positional = _parameters(function, name, strict)
         description = _describe(doc) if doc else "(no description given)"
         return cls(name, function, description, parameters, positional=positional)
 
@@ -136,6 +113,35 @@ class Tool:
         if self.positional:
             return self.function(*(kwargs[p] for p in self.parameters if p in kwargs))
         return self.function(**kwargs)
+
+
+def _parameters(function: Callable[..., Any], name: str, strict: bool) -> tuple[dict[str, type], bool]:
+    """The typed parameters, and whether to pass them by position."""
+    try:
+        hints = get_type_hints(function)
+        params = inspect.signature(function).parameters
+    except (TypeError, ValueError, NameError) as error:
+        if strict:
+            raise ToolDefinitionError(f"tool {name!r}: cannot read its signature ({error}).") from None
+        hints, params = {}, None
+    parameters: dict[str, type] = {}
+    positional = params is None  # unreadable (a builtin): pass the text positionally
+    for pname, param in (params or {}).items():
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            if strict:
+                raise ToolDefinitionError(f"tool {name!r}: *args and **kwargs cannot be described.")
+            positional = positional or param.kind == param.VAR_POSITIONAL
+            continue
+        positional = positional or param.kind == param.POSITIONAL_ONLY
+        if pname not in hints and strict:
+            raise ToolDefinitionError(
+                f"tool {name!r}: parameter {pname!r} has no type hint; "
+                "hints say how to convert the model's text input."
+            )
+        parameters[pname] = hints.get(pname, str)
+    if positional and not parameters:
+        parameters = {"input": str}
+    return parameters, positional
 
 
 def _describe(doc: str) -> str:
