@@ -22,8 +22,9 @@ class GuardedModel:
     def __call__(self, prompt: str, stop: Any = None) -> str:
         self.calls += 1
         if self.calls > self.max_calls:
+            times = "time" if self.max_calls == 1 else "times"
             raise CallBudgetExceeded(
-                f"your loop called the model more than {self.max_calls} time{'' if self.max_calls == 1 else 's'}; "
+                f"your loop called the model more than {self.max_calls} {times}; "
                 "a correct loop stops at its step limit"
             )
         return self.model(prompt, stop)

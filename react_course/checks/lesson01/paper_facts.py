@@ -1,0 +1,143 @@
+"""Check ``01.paper_facts``: a quiz on the ReAct paper's results and their caveats.
+
+A wrong answer is never told the right one: its message names the trap it
+fell into (a number from another table, another model, the other direction
+of the switch), so the student goes back to the lesson.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .. import exercise
+from ..framework import Case
+from .common import answer_for
+
+
+def _number(right: float, wrong: dict[float, str], generic: str) -> Callable[[Any], bool | str]:
+    def test(got: Any) -> bool | str:
+        if isinstance(got, bool) or not isinstance(got, int | float):
+            return f"write a number such as 12.5, not {type(got).__name__} {got!r}"
+        if abs(got - right) < 1e-9:
+            return True
+        for value, why in wrong.items():
+            if abs(got - value) < 1e-9:
+                return why
+        return generic
+
+    return test
+
+
+def _yes_no(right: bool, why: str) -> Callable[[Any], bool | str]:
+    def test(got: Any) -> bool | str:
+        if not isinstance(got, bool):
+            return f"write True or False, not {got!r}"
+        return True if got is right else why
+
+    return test
+
+
+def _letter(right: str, wrong: dict[str, str]) -> Callable[[Any], bool | str]:
+    def test(got: Any) -> bool | str:
+        letter = got.strip().upper().rstrip(").") if isinstance(got, str) else None
+        if letter not in ("A", "B", "C", "D"):
+            return f"write one letter, A, B, C or D, not {got!r}"
+        return True if letter == right else wrong[letter]
+
+    return test
+
+
+TABLE = "Look again at the table of HotpotQA and FEVER results in the lesson (PaLM-540B, Table 1)."
+
+PAPER_QUESTIONS: dict[str, tuple[Callable[[Any], bool | str], str]] = {
+    "hotpotqa_react": (
+        _number(27.4, {
+            30.4: "30.4 is a re-run with GPT-3 on 500 dev questions, from the authors' code "
+                  "repository: another model and another sample. The question asks for the paper's "
+                  "PaLM-540B table.",
+            29.4: "29.4 is CoT's score in that table (and the number an appendix gives for another "
+                  "subset): not ReAct's in the main table.",
+            35.1: "35.1 is the best combination, ReAct→CoT-SC, not ReAct alone.",
+            34.2: "34.2 is the combination CoT-SC→ReAct, not ReAct alone.",
+            25.7: "25.7 is Act (actions without thoughts), not ReAct.",
+            28.7: "28.7 is Standard prompting (no thoughts, no actions), not ReAct.",
+        }, "That number is not ReAct's HotpotQA exact match in the paper's main table."),
+        "ReAct's HotpotQA exact match with PaLM-540B, from the paper's main table.",
+    ),
+    "best_hotpotqa": (
+        _letter("D", {
+            "A": "CoT-SC alone beats ReAct alone on HotpotQA, but both combinations beat CoT-SC.",
+            "B": "ReAct alone scores below CoT on HotpotQA, so it cannot be the best.",
+            "C": "CoT-SC→ReAct is close, but the other direction of the switch scores higher.",
+        }),
+        TABLE,
+    ),
+    "react_beats_cot_hotpotqa": (
+        _yes_no(False, "Compare the ReAct and CoT rows in the HotpotQA column: ReAct alone loses. "
+                       "Its gains there are fewer hallucinated facts and traces you can check."),
+        TABLE,
+    ),
+    "react_beats_cot_fever": (
+        _yes_no(True, "Compare the ReAct and CoT rows in the FEVER column: there the order is the "
+                      "other way round from HotpotQA."),
+        TABLE,
+    ),
+    "reasoning_error_share": (
+        _number(47, {
+            0.47: "Write the share in percent, as a number of percent (12 for 12%), not as a fraction.",
+            23: "23% is the next group: searches that returned nothing useful. Reasoning errors, "
+                "repetitive loops among them, were the largest group.",
+        }, "That is not the share the error analysis gives for reasoning errors."),
+        "Reread the error analysis in the lesson: the largest group of ReAct's HotpotQA failures.",
+    ),
+    "switch_trigger": (
+        _letter("B", {
+            "A": "That is the other direction, CoT-SC→ReAct: it backs off to ReAct when the "
+                 "samples do not agree.",
+            "C": "An empty search is not the trigger: ReAct is left to recover from it (the Paris "
+                 "run did). The switch looks at whether ReAct answered at all.",
+            "D": "The switch is mechanical: it never reads the thoughts. It only looks at whether "
+                 "ReAct answered.",
+        }),
+        "Why is the step limit part of the method? Reread the caveats about the combinations.",
+    ),
+    "alfworld_react": (
+        _number(71, {
+            57: "57% is ReAct's average over its 6 trials; the headline figure (and the +34) "
+                "takes the best of the 6.",
+            45: "45% is Act, the same prompts without thoughts.",
+            37: "37% is BUTLER, the imitation-learning baseline.",
+            34: "34 is the gain in points over BUTLER, not the success rate.",
+        }, "That is not ReAct's headline ALFWorld success rate."),
+        "Reread the decision-making results: ALFWorld, as the abstract's +34 points counts it.",
+    ),
+}
+
+
+@exercise(
+    "01.paper_facts",
+    "the ReAct paper's numbers and their caveats",
+    hints=(
+        "Every answer is in the lesson's section on the paper's results; the numbers are from "
+        "its main table (PaLM-540B, few-shot).",
+        "A number that appears elsewhere (a re-run with another model, an appendix, another row) "
+        "is a trap: the failed case says which one you picked.",
+        "Numbers are Python numbers (27.4, not '27.4'), yes/no answers are True or False, "
+        "choices are one letter.",
+    ),
+)
+def paper_facts_cases(answers: Any):
+    yield from _quiz(answers, PAPER_QUESTIONS)
+
+
+def _quiz(answers: Any, questions: dict[str, tuple[Callable[[Any], bool | str], str]]):
+    if isinstance(answers, dict) and answers and all(v is Ellipsis for v in answers.values()):
+        raise NotImplementedError("every answer is still ...")
+    if not isinstance(answers, dict):
+        yield Case("answers is a dict", lambda: answers, test=lambda got: "answers must be a dict",
+                   hint="Fill in the dict the exercise starts with; keep its keys.")
+        return
+    for key, (test, hint) in questions.items():
+        yield Case(key, lambda key=key: answer_for(answers, key), test=test, hint=hint,
+                   given=f"answers[{key!r}]")

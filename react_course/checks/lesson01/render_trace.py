@@ -1,0 +1,159 @@
+"""Check ``01.render_trace``: write the classic text trace from plain data.
+
+A failed case points at the first line that differs, so the student sees
+where their trace and the expected one part ways, not two walls of text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .. import exercise
+from ..framework import Case
+from .common import EIFFEL, NO_PAGE, QUESTION
+
+
+def _same_text(expected: str) -> Callable[[Any], bool | str]:
+    """A test that points at the first line that differs."""
+
+    def test(got: Any) -> bool | str:
+        if not isinstance(got, str):
+            return f"return the trace as one string, not {type(got).__name__}"
+        if got == expected:
+            return True
+        if got.endswith("\n") and got.rstrip("\n") == expected:
+            return "the trace ends with a newline; end it with its last line"
+        want, have = expected.split("\n"), got.split("\n")
+        for number, (line, yours) in enumerate(zip(want, have, strict=False), 1):
+            if line != yours:
+                return f"line {number} should be {line[:90]!r} but is {yours[:90]!r}"
+        if len(have) < len(want):
+            return (f"the trace stops after line {len(have)}; "
+                    f"line {len(have) + 1} should be {want[len(have)][:90]!r}")
+        return (f"the trace should end after line {len(want)}, "
+                f"but it goes on with {have[len(want)][:90]!r}")
+
+    return test
+
+
+def _step(thought: str, tool: str, text: str, observation: str) -> dict[str, str]:
+    return {"thought": thought, "tool": tool, "input": text, "observation": observation}
+
+
+def _paris_run_data() -> tuple[str, list[dict[str, str]], str, str]:
+    """The demo model's Paris run as plain data, and the library's transcript of it."""
+    import react_course as rc
+
+    result = rc.run_react(QUESTION, rc.demo_model(), rc.default_tools())
+    steps = [_step(s.thought, s.action.tool, s.action.input, s.observation)
+             for s in result.steps if s.action]
+    transcript = result.transcript.rsplit("\n", 1)[0]  # without the program's "[ended: ...]" note
+    return QUESTION, steps, result.answer, transcript
+
+
+SHOP_Q = "What do 3 notebooks and 2 pens cost?"
+NOTEBOOK = _step("I need the price of a notebook.", "price", "notebook", "A notebook costs 4.")
+PEN = _step("Now I need the price of a pen.", "price", "pen", "A pen costs 2.")
+TOTAL = _step("Three notebooks at 4 and two pens at 2.", "calculate", "3 * 4 + 2 * 2", "16")
+
+
+
+@exercise(
+    "01.render_trace",
+    "write the classic text trace from plain data",
+    hints=(
+        "Build a list of lines and join it with '\\n' at the end: no blank lines, no newline "
+        "after the last line.",
+        "For each step: 'Thought: ...' (only when the step has a thought), 'Action: tool', "
+        "'Action Input: input', then 'Observation: ...'.",
+        "After the steps, only when answer is not None: 'Thought: <final_thought>' (only when it "
+        "is not empty) and 'Final Answer: <answer>'.",
+    ),
+)
+def render_trace_cases(render_trace: Any):
+    def case(name: str, args: tuple, expected: str, hint: str, given: str = "") -> Case:
+        return Case(name, lambda: render_trace(*args), expected=expected, test=_same_text(expected),
+                    given=given or _call(args), hint=hint)
+
+    # Each row is (name, args, expected trace, hint[, given]), in the order the cases are shown.
+    for rows in (_shop_rows, _library_rows, _edge_rows):
+        for row in rows():
+            yield case(*row)
+
+
+def _shop_rows() -> list[tuple]:
+    """The shop question: one step, then three."""
+    return [(
+        "one step and an answer", (SHOP_Q, [NOTEBOOK], "A notebook costs 4."),
+        f"Question: {SHOP_Q}\nThought: I need the price of a notebook.\nAction: price\n"
+        "Action Input: notebook\nObservation: A notebook costs 4.\n"
+        "Thought: I now know the answer\nFinal Answer: A notebook costs 4.",
+        "Question first; then Thought, Action, Action Input and Observation for the step; "
+        "then the final Thought and the Final Answer.",
+    ), (
+        "three steps, every one kept, in order", (SHOP_Q, [NOTEBOOK, PEN, TOTAL], "16"),
+        "\n".join([f"Question: {SHOP_Q}",
+                   *(f"Thought: {s['thought']}\nAction: {s['tool']}\nAction Input: {s['input']}\n"
+                     f"Observation: {s['observation']}" for s in (NOTEBOOK, PEN, TOTAL)),
+                   "Thought: I now know the answer", "Final Answer: 16"]),
+        "Render every step, the last one too, in the order given; the observation comes after "
+        "the action that produced it.",
+    )]
+
+
+def _library_rows() -> list[tuple]:
+    """A real run of the course's loop, compared with the library's transcript."""
+    question, steps, answer, transcript = _paris_run_data()
+    return [(
+        "agrees with the library's transcript of a real run", (question, steps, answer), transcript,
+        "Compare with result.transcript in the lesson (without its last '[ended: ...]' line).",
+        "render_trace(question, steps, answer) with the question, steps and answer of the "
+        "demo model's Paris run (as in the lesson)",
+    )]
+
+
+def _edge_rows() -> list[tuple]:
+    """Steps without a thought, no steps, no answer, an observation of several lines."""
+    no_key = {"tool": "search", "input": "Paris tower 1889", "observation": NO_PAGE}
+    multi = "Could not find 'Paris tower'. Similar:\n1. Paris\n2. Tour Montparnasse"
+    return [(
+        "a step without a thought (act-only)",
+        (QUESTION, [_step("", "search", "Eiffel Tower", EIFFEL)], "330 m"),
+        f"Question: {QUESTION}\nAction: search\nAction Input: Eiffel Tower\nObservation: {EIFFEL}\n"
+        "Thought: I now know the answer\nFinal Answer: 330 m",
+        "When a step's thought is empty, write no Thought line for it (not an empty 'Thought: ').",
+    ), (
+        "a step with no 'thought' key at all", (QUESTION, [no_key], None),
+        f"Question: {QUESTION}\nAction: search\nAction Input: Paris tower 1889\nObservation: {NO_PAGE}",
+        "Read the thought with step.get('thought', ''): an act-only step may have no such key.",
+    ), (
+        "no steps: a reason-only answer",
+        (QUESTION, [], "324 m", "It is the Eiffel Tower, 324 m tall."),
+        f"Question: {QUESTION}\nThought: It is the Eiffel Tower, 324 m tall.\nFinal Answer: 324 m",
+        "With no steps, the trace is the question, the final thought you were given and the answer.",
+    ), (
+        "no answer: the run ended without one",
+        (QUESTION, [_step("I need to search.", "search", "Paris tower 1889", NO_PAGE)], None),
+        f"Question: {QUESTION}\nThought: I need to search.\nAction: search\n"
+        f"Action Input: Paris tower 1889\nObservation: {NO_PAGE}",
+        "answer=None means the run stopped without a final answer: end with the last observation, "
+        "and write no final Thought and no 'Final Answer: None'.",
+    ), (
+        "a multi-line observation, kept as it is",
+        (QUESTION, [_step("Search.", "search", "Paris tower", multi)], None),
+        f"Question: {QUESTION}\nThought: Search.\nAction: search\nAction Input: Paris tower\n"
+        f"Observation: {multi}",
+        "Write 'Observation: ' and then the observation exactly as the tool returned it.",
+    )]
+
+
+def _call(args: tuple) -> str:
+    """How the case called render_trace, with its data laid out to read."""
+    from pprint import pformat
+
+    names = ("question", "steps", "answer", "final_thought")
+    shown = "\n".join(f"{name} = {pformat(value, width=100, sort_dicts=False)}"
+                      for name, value in zip(names, args, strict=False))
+    call = "render_trace(question, steps, answer" + (", final_thought)" if len(args) == 4 else ")")
+    return f"{call} with\n{shown}"

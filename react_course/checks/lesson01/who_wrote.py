@@ -1,0 +1,184 @@
+"""Check ``01.who_wrote``: label every line of a text trace "model" or "program".
+
+The traces cover what trips a first attempt up: the question is the program's,
+Action Input is the model's, a line without a keyword keeps the author of the
+line before it, keywords may be numbered or in any case. Two more cases run the
+course's own loop and compare with the library's labels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .. import exercise
+from ..framework import Case
+from .common import EIFFEL, QUESTION
+
+
+def _labels(text: str) -> Callable[[Any], bool | str]:
+    """A test that compares a list of labels with the right ones, line by line."""
+    lines = text.splitlines()
+
+    def test(got: Any) -> bool | str:
+        if not isinstance(got, list):
+            return f"return a list with one label per line, not {type(got).__name__}"
+        if len(got) != len(lines):
+            return f"the trace has {len(lines)} lines but you returned {len(got)} labels"
+        wrong = [i for i, label in enumerate(got) if label not in ("model", "program")]
+        if wrong:
+            return f"each label is the text 'model' or 'program'; label {wrong[0] + 1} is {got[wrong[0]]!r}"
+        right = _reference_labels(text)
+        for number, (line, mine, yours) in enumerate(zip(lines, right, got, strict=True), 1):
+            if mine != yours:
+                shown = f"({line[:60]!r})" if line.strip() else "(a blank line)"
+                return f"line {number} {shown} was written by the {mine}, you said {yours!r}"
+        return True
+
+    return test
+
+
+def _reference_labels(text: str) -> list[str]:
+    import re
+
+    keyword = re.compile(r"\s*(question|observation|thought|action(?:\s+input)?|final\s+answer)"
+                         r"(?:\s*\d+)?\s*:", re.IGNORECASE)
+    labels, author = [], "program"
+    for line in text.splitlines():
+        found = keyword.match(line)
+        if found:
+            author = "program" if found[1].lower() in ("question", "observation") else "model"
+        elif line.lstrip().startswith("["):
+            author = "program"
+        labels.append(author)
+    return labels
+
+
+def _library_run(kind: str):
+    """A real run of the course's loop: the ReAct one, or an act-only one that hits the limit."""
+    import react_course as rc
+
+    if kind == "react":
+        return rc.run_react(QUESTION, rc.demo_model(), rc.default_tools())
+    replies = [f"Action: search\nAction Input: {query}"
+               for query in ("Paris tower 1889", "Paris tower 1889 height", "Paris tower")]
+    return rc.run_react(QUESTION, rc.ScriptedModel([*replies, "Final Answer: 210 m"]),
+                        rc.default_tools(), max_steps=3)
+
+
+def _library_case(name: str, kind: str, student: Callable, hint: str) -> Case:
+    text = _library_run(kind).transcript
+    return Case(name, lambda: student(text), test=_labels(text), hint=hint,
+                given=f"who_wrote(result.transcript) for this run:\n{text}")
+
+
+WHO_WROTE_TRACES = {
+    "the question is the program's": (
+        f"Question: {QUESTION}\n"
+        "Thought: I remember this one.\n"
+        "Final Answer: 324 m",
+        "The program puts the question into the prompt: the model never wrote it. "
+        "Label Question lines 'program'.",
+    ),
+    "one full step, in the canonical format": (
+        f"Question: {QUESTION}\n"
+        "Thought: I need the tower's name first.\n"
+        "Action: search\n"
+        "Action Input: Eiffel Tower\n"
+        f"Observation: {EIFFEL}\n"
+        "Thought: I now know the answer\n"
+        "Final Answer: 330 m",
+        "Thought, Action, Action Input and Final Answer come from the model; "
+        "Question and Observation from the program.",
+    ),
+    "a multi-line observation": (
+        f"Question: {QUESTION}\n"
+        "Thought: Let me search.\n"
+        "Action: search\n"
+        "Action Input: Paris tower\n"
+        "Observation: Could not find 'Paris tower'. Similar:\n"
+        "\n"
+        "1. Paris\n"
+        "2. Tour Montparnasse\n"
+        "Thought: I should search for the name.",
+        "A line without a keyword continues the line before it, and has the same author: "
+        "the lines after 'Observation:' (a blank one too) are still the program's, "
+        "until the next keyword line.",
+    ),
+    "a multi-line thought": (
+        f"Question: {QUESTION}\n"
+        "Thought: The search found nothing.\n"
+        "Maybe it needs the tower's name, not a description.\n"
+        "Action: search\n"
+        "Action Input: Eiffel Tower",
+        "A line without a keyword continues the line before it: the second line of a "
+        "thought is still the model's.",
+    ),
+    "Action Input is the model's": (
+        "Question: What do 3 notebooks and 2 pens cost?\n"
+        "Thought: I need the price of a notebook.\n"
+        "Action: price\n"
+        "Action Input: notebook\n"
+        "Observation: A notebook costs 4.",
+        "The model writes the tool's input as part of its action: 'Action Input' lines are the "
+        "model's. Only Question and Observation lines are the program's.",
+    ),
+    "the paper's numbered format": (
+        f"Question: {QUESTION}\n"
+        "Thought 1: I need to search for the tower.\n"
+        "Action 1: Search[Paris tower 1889]\n"
+        "Observation 1: Could not find [Paris tower 1889].\n"
+        "Thought 2: I should search for the Eiffel Tower by name.\n"
+        "Action 2: Search[Eiffel Tower]\n"
+        "Observation 2: The Eiffel Tower is 330 m tall.\n"
+        "Thought 3: It is 330 m.\n"
+        "Action 3: Finish[330 m]",
+        "The paper numbers its keywords: 'Thought 2:', 'Observation 2:'. Allow an optional "
+        "number between the keyword and the colon.",
+    ),
+    "keywords in any case": (
+        f"question: {QUESTION}\n"
+        "THOUGHT: I need the height.\n"
+        "action: search\n"
+        "Action input: Eiffel Tower\n"
+        f"OBSERVATION: {EIFFEL}\n"
+        "final answer: 330 m",
+        "Real models write 'THOUGHT:' or 'action input:'. Compare keywords without regard "
+        "to case (for example, lower-case the line first).",
+    ),
+    "a word that only starts like a keyword": (
+        f"Question: {QUESTION}\n"
+        "Thought: I have searched twice.\n"
+        "Observations so far: nothing useful, so I will try the name.\n"
+        "Actions that failed: Paris tower 1889.\n"
+        "Action: search\n"
+        "Action Input: Eiffel Tower",
+        "A keyword counts only as a whole word followed by an optional number and a colon: "
+        "'Observations so far:' is a line of the model's thought, not an observation.",
+    ),
+}
+
+
+@exercise(
+    "01.who_wrote",
+    "label each line of a trace: model or program",
+    hints=(
+        "Walk through the lines keeping the current author. A line that starts with a keyword "
+        "sets the author; any other line keeps it.",
+        "Question and Observation lines are the program's; Thought, Action, Action Input and "
+        "Final Answer lines are the model's; a line starting with '[' is a note by the program.",
+        "A regular expression such as r'\\s*(question|observation|thought|action(\\s+input)?|"
+        "final\\s+answer)(\\s*\\d+)?\\s*:' with re.IGNORECASE matches the keywords, numbered or not.",
+    ),
+)
+def who_wrote_cases(who_wrote: Any):
+    for name, (text, hint) in WHO_WROTE_TRACES.items():
+        yield Case(name, lambda text=text: who_wrote(text), test=_labels(text), hint=hint,
+                   given=f"who_wrote(trace), where trace is:\n{text}")
+    yield _library_case(
+        "agrees with the library on a real ReAct run", "react", who_wrote,
+        "Compare with result.render(authors=True) in the lesson.")
+    yield _library_case(
+        "the program's notes in brackets", "act_only", who_wrote,
+        "Lines such as '[step limit reached: ...]' and '[ended: ...]' are notes the program adds, "
+        "and the 'Answer:' line after '[ended: ...]' continues that note.")

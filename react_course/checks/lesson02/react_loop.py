@@ -1,0 +1,270 @@
+"""Check ``02.react_loop``: the loop with its step limit, ``react_loop(question, model, tools)``.
+
+Every case hands the student's loop a ``GuardedModel``: a loop that forgets
+its step limit fails with a clear message instead of hanging. The cases look
+at the answer, the number of model calls, and what each prompt held.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ...demo import demo_model
+from ...models import ReactiveModel, ScriptedModel
+from ...tools import ToolRegistry, shop_tools
+from .. import exercise
+from ..framework import Case, describe
+from ..guards import GuardedModel
+from .common import (
+    ADD_UP,
+    ANSWER,
+    ASK_NOTEBOOK,
+    ASK_PEN,
+    QUESTION,
+    UNREADABLE,
+    Text,
+    logged_tools,
+    stop_was_sent,
+)
+
+
+def never_answers() -> ReactiveModel:
+    """A model that asks for a new price on every call and never gives a final answer."""
+    return ReactiveModel(respond=lambda pad: (
+        f"Thought: I still need more prices.\nAction: price\nAction Input: item {len(pad.steps) + 1}"))
+
+
+def calls(n: int) -> str:
+    """The number of model calls, in words for a message.
+
+    >>> calls(1), calls(3)
+    ('1 model call', '3 model calls')
+    """
+    return f"{n} model call{'s' * (n != 1)}"
+
+
+def _loop(react_loop: Callable, model: Any, tools: ToolRegistry, max_calls: int,
+          **options: Any) -> tuple[Any, GuardedModel]:
+    guarded = GuardedModel(model, max_calls=max_calls)
+    return react_loop(QUESTION, guarded, tools, **options), guarded
+
+
+def _hand_over(max_steps: int) -> Callable[[tuple[Any, GuardedModel]], bool | str]:
+    def test(got: tuple[Any, GuardedModel]) -> bool | str:
+        answer, guarded = got
+        if guarded.calls != max_steps:
+            return (f"your loop made {calls(guarded.calls)}; with max_steps={max_steps} it "
+                    f"should make exactly {calls(max_steps)}, then hand over")
+        if answer is None:
+            return "the loop returned None at the step limit: return a hand-over text instead"
+        if not (isinstance(answer, str) and answer.startswith("Could not finish")):
+            return ("at the step limit return a text that starts with 'Could not finish', "
+                    f"not {describe(answer, 120)}")
+        return True
+
+    return test
+
+
+def _answers(expected: str, expected_calls: int) -> Callable[[tuple[Any, GuardedModel]], bool | str]:
+    def test(got: tuple[Any, GuardedModel]) -> bool | str:
+        answer, guarded = got
+        if answer != expected:
+            return f"returned {describe(answer, 120)}"
+        if guarded.calls != expected_calls:
+            return f"your loop made {calls(guarded.calls)}, expected {calls(expected_calls)}"
+        return True
+
+    return test
+
+
+def _show_answer(got: tuple[Any, GuardedModel]) -> str:
+    return f"{describe(got[0], 200)} after {calls(got[1].calls)}"
+
+
+def _prompts(react_loop: Callable, script: list[str]) -> list[Any]:
+    """The calls a loop with default options makes; spare replies catch a loop that goes on."""
+    spare = [f"Thought: More.\nAction: price\nAction Input: spare {n}" for n in range(5)]
+    model = ScriptedModel(script + spare[: 5 - len(script)])
+    _loop(react_loop, model, logged_tools([]), max_calls=5)
+    return model.calls
+
+
+def _stopped_after(records: list[Any], expected: int) -> bool | str:
+    if len(records) == expected:
+        return True
+    if len(records) > expected:
+        return (f"your loop made {calls(len(records))}; reply {expected} was the final answer, "
+                "so it should have stopped there")
+    return f"your loop stopped after {calls(len(records))}, expected {calls(expected)}"
+
+
+def _fed_back(records: list[Any]) -> bool | str:
+    if len(records) >= 2 and "A notebook costs 4." not in records[1].prompt:
+        return "the second prompt does not hold the first observation ('A notebook costs 4.')"
+    if len(records) >= 3 and ("A pen costs 2." not in records[2].prompt
+                              or ASK_NOTEBOOK.splitlines()[1] not in records[2].prompt):
+        return "the third prompt lost earlier steps: keep appending to one history"
+    return _stopped_after(records, 3)
+
+
+def _every_stop(records: list[Any]) -> bool | str:
+    missing = [i + 1 for i, call in enumerate(records) if not stop_was_sent(call.stop)]
+    return True if records and not missing else f"no '\\nObservation' stop on call(s) {missing}"
+
+
+def _first_prompt(records: list[Any]) -> bool | str:
+    prompt = records[0].prompt if records else ""
+    missing = [word for word in (QUESTION, "price", "calculate") if word not in prompt]
+    return True if not missing else f"the first prompt does not mention {missing}"
+
+
+def _reads_on(records: list[Any], text: str) -> bool | str:
+    if len(records) >= 2 and text not in records[1].prompt:
+        return f"the second prompt does not contain {text!r}"
+    return _stopped_after(records, 2)
+
+
+@exercise(
+    "02.react_loop",
+    "the loop with its step limit",
+    hints=(
+        "for _ in range(max_steps): ... one step ... ; after the for loop, return "
+        "f'Could not finish within {max_steps} steps ...'. A for loop cannot forget its limit.",
+        "Start with history = rc.build_prompt(question, tools.describe(), tools.names). Each step: "
+        "reply = model(history, STOP); step = rc.parse_step(reply); return step.answer for an "
+        "rc.FinalAnswer.",
+        "Otherwise observation = tools.run(step.tool, step.input) (or step.message for an "
+        "rc.ParseError) and history += '\\n' + reply + '\\nObservation: ' + observation.",
+    ),
+)
+def react_loop_cases(react_loop: Callable) -> Any:
+    yield from _answer_cases(react_loop)
+    yield from _prompt_cases(react_loop)
+    yield from _limit_cases(react_loop)
+    yield from _reply_cases(react_loop)
+
+
+def _answer_cases(react_loop: Callable) -> Iterator[Case]:
+    """A final answer is returned at once, after as many calls as it took."""
+    yield Case(
+        "solves the shop question with the course's scripted model",
+        lambda: _loop(react_loop, demo_model(), shop_tools(), max_calls=5),
+        test=_answers("3 notebooks and 2 pens cost 16.", 4),
+        expected=Text("'3 notebooks and 2 pens cost 16.' after 4 model calls"),
+        show=_show_answer,
+        given=f"react_loop({QUESTION!r}, rc.demo_model(), rc.shop_tools())",
+        hint="The course model reads the observations in its prompt: append each reply and its "
+             "'Observation: ...' line to the history you send next.",
+    )
+    yield Case(
+        "a first reply that is a final answer ends the loop",
+        lambda: _loop(react_loop, ScriptedModel([ANSWER, ASK_NOTEBOOK, ASK_PEN, ADD_UP, ANSWER]),
+                      logged_tools([]), max_calls=5),
+        test=_answers("3 notebooks and 2 pens cost 16.", 1),
+        expected=Text("'3 notebooks and 2 pens cost 16.' after 1 model call"),
+        show=_show_answer,
+        given=f"react_loop(question, model, tools), the model's first reply being {ANSWER!r}",
+        hint="As soon as parse_step gives an rc.FinalAnswer, return its .answer: do not call the "
+             "model again.",
+    )
+
+
+def _prompt_cases(react_loop: Callable) -> Iterator[Case]:
+    """What the model is sent: the tools and the question, every observation so far, the stop."""
+    shop = "tools = a price/calculate registry"
+    yield Case(
+        "each observation is in the next prompt",
+        lambda: _prompts(react_loop, [ASK_NOTEBOOK, ASK_PEN, ANSWER]),
+        test=_fed_back,
+        expected=Text("call 2 sees 'A notebook costs 4.', call 3 sees both prices"),
+        show=lambda records: calls(len(records)),
+        given=f"react_loop(question, model, tools), {shop}, the model asking for the notebook, "
+              "then the pen, then answering",
+        hint="Keep one history string and add '\\n' + reply + '\\nObservation: ' + observation "
+             "to it on every step; send the whole of it each time.",
+    )
+    yield Case(
+        "every call sends the stop sequence",
+        lambda: _prompts(react_loop, [ASK_NOTEBOOK, ASK_PEN, ANSWER]),
+        test=_every_stop,
+        expected=Text("stop=['\\nObservation'] on every call"),
+        show=lambda records: str([call.stop for call in records]),
+        given="react_loop(question, model, tools); the stop sent with each call",
+        hint="Call model(history, STOP) on every step, not model(history).",
+    )
+    yield Case(
+        "the first prompt holds the tools and the question",
+        lambda: _prompts(react_loop, [ANSWER]),
+        test=_first_prompt,
+        expected=Text("the question and the names price, calculate"),
+        show=lambda records: describe(records[0].prompt[-200:] if records else None, 240),
+        given="react_loop(question, model, tools); the first prompt",
+        hint="Start from rc.build_prompt(question, tools.describe(), tools.names).",
+    )
+
+
+def _limit_cases(react_loop: Callable) -> Iterator[Case]:
+    """A model that never answers: exactly max_steps calls, then a hand-over text."""
+    yield Case(
+        "stops after max_steps calls and hands over",
+        lambda: _loop(react_loop, never_answers(), logged_tools([]), max_calls=3, max_steps=3),
+        test=_hand_over(3),
+        expected=Text("a text starting 'Could not finish' after exactly 3 model calls"),
+        show=_show_answer,
+        given="react_loop(question, model, tools, max_steps=3), with a model that never answers",
+        hint="Loop with for _ in range(max_steps); after the loop, return a hand-over text.",
+    )
+    yield Case(
+        "the default limit is 5 steps",
+        lambda: _loop(react_loop, never_answers(), logged_tools([]), max_calls=5),
+        test=_hand_over(5),
+        expected=Text("a text starting 'Could not finish' after exactly 5 model calls"),
+        show=_show_answer,
+        given="react_loop(question, model, tools), with a model that never answers",
+        hint="Keep the signature react_loop(question, model, tools, max_steps=5).",
+    )
+    yield Case(
+        "max_steps=1 allows one call",
+        lambda: _loop(react_loop, never_answers(), logged_tools([]), max_calls=1, max_steps=1),
+        test=_hand_over(1),
+        expected=Text("a text starting 'Could not finish' after exactly 1 model call"),
+        show=_show_answer,
+        given="react_loop(question, model, tools, max_steps=1), with a model that never answers",
+        hint="range(max_steps) gives max_steps turns; count model calls, not tool calls.",
+    )
+
+
+def _reply_cases(react_loop: Callable) -> Iterator[Case]:
+    """Every reply is read: an answer on the last step counts, a bad reply is an observation."""
+    yield Case(
+        "a final answer on the last allowed step counts",
+        lambda: _loop(react_loop, ScriptedModel([ASK_NOTEBOOK, ASK_PEN, ANSWER, ADD_UP]),
+                      logged_tools([]), max_calls=3, max_steps=3),
+        test=_answers("3 notebooks and 2 pens cost 16.", 3),
+        expected=Text("'3 notebooks and 2 pens cost 16.' after 3 model calls"),
+        show=_show_answer,
+        given="react_loop(question, model, tools, max_steps=3), the third reply being the answer",
+        hint="Read every reply before checking the limit: the answer in call max_steps is a "
+             "real answer.",
+    )
+    yield Case(
+        "a reply that cannot be read does not end the loop",
+        lambda: _prompts(react_loop, [UNREADABLE, ANSWER]),
+        test=lambda records: _reads_on(records, "Could not read your reply"),
+        expected=Text("a second call whose prompt holds the parse error's message"),
+        show=lambda records: calls(len(records)),
+        given=f"react_loop(question, model, tools), the first reply being {UNREADABLE!r}",
+        hint="For an rc.ParseError, the observation is step.message; append it like any other "
+             "and go on.",
+    )
+    yield Case(
+        "an unknown tool does not crash the loop",
+        lambda: _prompts(react_loop, ["Thought: I need a price.\nAction: cost\nAction Input: pen",
+                                      ANSWER]),
+        test=lambda records: _reads_on(records, "Unknown tool 'cost'"),
+        expected=Text("a second call whose prompt says the tool is unknown"),
+        show=lambda records: calls(len(records)),
+        given="react_loop(question, model, tools), the first reply asking for a tool 'cost'",
+        hint="Run tools with tools.run(step.tool, step.input): an unknown name comes back as text.",
+    )

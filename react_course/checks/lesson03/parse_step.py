@@ -1,0 +1,157 @@
+"""Check 03.parse_step: read a reply into ``Action``, ``FinalAnswer`` or ``ParseError``.
+
+The cases are replies real models write (spacing, case, numbering, markdown,
+multi-line inputs, brackets, chatter, invented observations), so a parser that
+passes them can be trusted in the loop. Each case checks one behaviour and its
+hint names the fix. How a step is judged and shown lives in ``common.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .. import exercise
+from ..framework import Case, describe
+from .common import INVENTED, expect_step, show_step, shown_expected, step_types
+
+# (case name, reply, expected, hint). Expected: ("action", tool, input), ("final", answer),
+# ("error",) for a ParseError that shows the format, or ("any",) for "a step, never an exception".
+PARSE_CASES: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
+    ("two-line format",
+     "Thought: I need the order's details.\nAction: get_order\nAction Input: 88213",
+     ("action", "get_order", "88213"),
+     "Read the tool from the Action line and the input from the Action Input line."),
+    ("the paper's format: tool[input]",
+     "Thought: I need the height of the Eiffel Tower.\nAction: search[Eiffel Tower]",
+     ("action", "search", "Eiffel Tower"),
+     "After the tool name, an opening [ starts the input; its matching ] ends it."),
+    ("final answer",
+     "Thought: I now know the answer\nFinal Answer: The Eiffel Tower is 237 m taller.",
+     ("final", "The Eiffel Tower is 237 m taller."),
+     "A Final Answer line ends the run: return rc.FinalAnswer(the text after the colon)."),
+    ("finish[answer] is a final answer",
+     "Thought: I have both heights.\nAction: finish[237 m]",
+     ("final", "237 m"),
+     "The paper ends with the action finish[answer]: return rc.FinalAnswer(answer), not an Action."),
+    ("numbered keywords (the paper's Action 2:)",
+     "Thought 2: Now I need the statue.\nAction 2: Search[Statue of Liberty]",
+     ("action", "Search", "Statue of Liberty"),
+     "Allow an optional number between the keyword and the colon: r'Action\\s*\\d*\\s*:'. "
+     "Keep the tool name as written."),
+    ("keywords in any case",
+     "thought: look up the order\naction: get_order\naction input: 88213",
+     ("action", "get_order", "88213"),
+     "Match keywords case-insensitively (re.IGNORECASE, or compare .lower())."),
+    ("extra spaces",
+     "Action :  search  \nAction Input :   Eiffel Tower  ",
+     ("action", "search", "Eiffel Tower"),
+     "Allow spaces before and after the colon, and strip the tool name and the input."),
+    ("markdown bold",
+     "**Thought:** I need the height.\n**Action:** search\n**Action Input:** Eiffel Tower",
+     ("action", "search", "Eiffel Tower"),
+     "Skip ** (and *, _) around a keyword and after its colon before matching."),
+    ("input on the next line",
+     "Action: search\nAction Input:\n  Eiffel Tower",
+     ("action", "search", "Eiffel Tower"),
+     "When the Action Input line is empty after the colon, the input is on the lines that follow."),
+    ("multi-line input",
+     'Thought: I need the order.\nAction: get_order\nAction Input: {\n  "order_id": 88213\n}',
+     ("action", "get_order", '{\n  "order_id": 88213\n}'),
+     "The input runs over every line up to the next keyword line (or the end), newlines kept."),
+    ("multi-line final answer",
+     "Thought: I have the policy.\nFinal Answer: Refund 25 INR:\n- the delivery fee (62 minutes late)\n"
+     "- not the item price",
+     ("final", "Refund 25 INR:\n- the delivery fee (62 minutes late)\n- not the item price"),
+     "A final answer, like an input, runs over every line up to the next keyword line."),
+    ("brackets inside the input",
+     "Action: search[Eiffel Tower [Paris]]",
+     ("action", "search", "Eiffel Tower [Paris]"),
+     "Count brackets: [ adds one, ] takes one away; the input ends where the count returns to 0. "
+     "A lazy regex (.*?) stops at the first ]."),
+    ("trailing text after the closing bracket",
+     "Action: search[Eiffel Tower] (then I will lookup[height] on that page)",
+     ("action", "search", "Eiffel Tower"),
+     "The input ends at the ] that matches the first [: a greedy regex (.*) runs on to the last ]."),
+    ("action, invented observation, final answer",
+     INVENTED,
+     ("action", "search", "Eiffel Tower"),
+     "The first Action or Final Answer line counts. The answer below the action was written before "
+     "the tool ran, from an invented observation: run the action, ignore the rest. Also end the "
+     "input at the next keyword line (here, Observation)."),
+    ("invented observation with brackets, after tool[input]",
+     "Action: search[Eiffel Tower]\nObservation: [Eiffel Tower] It is 500 m tall.\nFinal Answer: 500 m",
+     ("action", "search", "Eiffel Tower"),
+     "The first action wins, and its input ends at the matching ]: a regex with re.DOTALL and (.*) "
+     "swallows the invented observation."),
+    ("an action, then an answer (no observation between)",
+     "Thought: I will check.\nAction: search[Eiffel Tower]\nFinal Answer: 330 m",
+     ("action", "search", "Eiffel Tower"),
+     "Look for the FIRST Action or Final Answer line, not for a Final Answer anywhere in the reply."),
+    ("final answer in bold",
+     "**Final Answer:** 237 m",
+     ("final", "237 m"),
+     "Strip markdown ** around the keyword and after the colon."),
+    ("empty reply",
+     "  \n",
+     ("error",),
+     "Return rc.ParseError(message) for an empty reply; the message shows the format to use."),
+    ("chatter with no keywords",
+     "The Eiffel Tower is about 330 m tall, so the difference is 237 m.",
+     ("error",),
+     "No Action and no Final Answer line: return rc.ParseError with a message that shows both forms."),
+    ("an observation before any action",
+     "Observation: The tower is 330 m tall.\nFinal Answer: 330 m",
+     ("error",),
+     "Only the program writes observations. An Observation line before any action means the answer "
+     "rests on an invented result: return a ParseError that says so."),
+    ("an Action Input with no Action",
+     "Action Input: Eiffel Tower",
+     ("error",),
+     "Without an Action line there is no tool to run: return a ParseError."),
+    ("odd replies never raise",
+     "",
+     ("any",),
+     "Every reply gives a step: guard each regex match (it may be None) and each index."),
+)
+
+ODD_REPLIES = ("Action:", "Action: [x]", "Action: search[Eiffel Tower", "]]] [[[", "Final Answer:",
+               "Observation:", "Action Input:", "Action: search\nAction Input:", "**", "Thought:\n\n\n")
+
+
+def _run_odd(parse: Callable[[str], Any]) -> Any:
+    action, final, error = step_types()
+    for reply in ODD_REPLIES:
+        try:
+            got = parse(reply)
+        except NotImplementedError:
+            raise
+        except Exception as problem:
+            return f"parse_step({reply!r}) raised {type(problem).__name__}: {problem}"
+        if not isinstance(got, action | final | error):
+            return f"parse_step({reply!r}) returned {describe(got, 80)}, not a step"
+    return "every reply gave a step"
+
+
+@exercise(
+    "03.parse_step",
+    "a tolerant parser for text ReAct replies",
+    hints=(
+        "Go line by line. A line that starts with a keyword (after optional markdown such as ** or #) "
+        "begins a new segment; any other line continues the segment above it.",
+        "One regex per line does it: r'^[\\s*#>_`-]*(thought|action\\s*input|action|final\\s*answer|"
+        "observation)\\s*\\d*\\s*[*_]*\\s*:[*_]*\\s*(.*)$' with re.IGNORECASE.",
+        "Then walk the segments in order: the first Action or Final Answer decides; an Observation "
+        "before them is an error. For tool[input], count brackets to find the matching ].",
+    ),
+)
+def parse_step_cases(parse: Callable[[str], Any]):
+    for name, reply, expected, hint in PARSE_CASES:
+        if expected[0] == "any":
+            yield Case(name, lambda: _run_odd(parse), expected=shown_expected(expected),
+                       test=expect_step(expected), show=lambda got: "",
+                       given="; ".join(f"parse_step({r!r})" for r in ODD_REPLIES), hint=hint)
+            continue
+        yield Case(name, lambda reply=reply: parse(reply), expected=shown_expected(expected),
+                   test=expect_step(expected), show=show_step,
+                   given=f"parse_step({reply!r})", hint=hint)

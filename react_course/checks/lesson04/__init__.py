@@ -1,0 +1,20 @@
+"""Lesson 04: the tool list, tool errors as observations, a safe calculator, truncation.
+
+Five exercises, one module each, in the order the lesson meets them:
+
+- ``tool_list.py``, ``04.tool_list``: the prompt's tool list from names, type hints and docstrings;
+- ``run_tool.py``, ``04.run_tool``: run a tool by exact name; every failure becomes an observation;
+- ``calculate.py``, ``04.calculate``: a calculator that parses with ``ast``, never ``eval``;
+- ``truncate.py``, ``04.truncate``: cut a long observation to a budget, with a marker;
+- ``predictions.py``, ``04.predictions``: predict the cost and the ending of the slip run.
+
+Importing this package registers all five exercises.
+"""
+
+from . import calculate, predictions, run_tool, tool_list, truncate
+
+# The mutation tests compare these with the library and with real runs.
+from .predictions import _PREDICTIONS
+from .tool_list import _LINES
+
+__all__ = ["_LINES", "_PREDICTIONS", "calculate", "predictions", "run_tool", "tool_list", "truncate"]

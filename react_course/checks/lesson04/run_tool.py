@@ -1,0 +1,133 @@
+"""Check 04.run_tool: run a tool by its exact name; every failure becomes an observation.
+
+The sample tools record which of them ran, so a check can tell a tool that
+was run by a guessed name (the wrong tool, perhaps a harmful one) from an
+unknown name reported back to the model.
+"""
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from .. import exercise
+from ..framework import Case
+
+
+class _Recorder:
+    """Sample tools that remember which of them ran."""
+
+    def __init__(self) -> None:
+        self.ran: list[str] = []
+
+    def tool(self, name: str, result: Any = None, error: BaseException | None = None) -> Callable:
+        def function(text: str) -> Any:
+            self.ran.append(name)
+            if error is not None:
+                raise error
+            return result(text) if callable(result) else result
+        function.__name__ = name
+        return function
+
+
+def _run_tool_case(name: str, student: Callable, tools: dict[str, tuple], call: tuple[str, str],
+                   test: Callable[[str, list[str]], bool | str], hint: str) -> Case:
+    def run() -> dict[str, Any]:
+        recorder = _Recorder()
+        table = {n: recorder.tool(n, *spec) for n, spec in tools.items()}
+        observation = student(table, *call)
+        return {"observation": observation, "tools run": recorder.ran}
+
+    def judge(got: dict[str, Any]) -> bool | str:
+        observation = got["observation"]
+        if not isinstance(observation, str):
+            return f"run_tool must always return text for the model to read, not {type(observation).__name__}"
+        if not observation.strip():
+            return "an empty observation: the model would fill the blank with what it expected to see"
+        return test(observation, got["tools run"])
+
+    given = f"run_tool({{{', '.join(repr(n) + ': ...' for n in tools)}}}, {call[0]!r}, {call[1]!r})"
+    return Case(name, run, test=judge, given=given, hint=hint)
+
+
+def _lists_tools(unknown: str, real: list[str]) -> Callable[[str, list[str]], bool | str]:
+    def test(observation: str, ran: list[str]) -> bool | str:
+        if ran:
+            return (f"it ran {ran[0]!r} for the unknown name {unknown!r}: run only a tool named "
+                    "exactly; a guess hides the model's mistake and can run the wrong tool")
+        if unknown not in observation:
+            return f"the observation should repeat the unknown name {unknown!r}, so the model sees its slip"
+        missing = [n for n in real if n not in observation]
+        return not missing or f"the observation should list every real tool; missing: {missing}"
+    return test
+
+
+def _reports_error(kind: str, message: str, tool: str) -> Callable[[str, list[str]], bool | str]:
+    def test(observation: str, ran: list[str]) -> bool | str:
+        if kind not in observation:
+            return f"say which exception it was ({kind}): the type tells the model what went wrong"
+        if message not in observation:
+            return f"include the exception's message ({message}): it holds the detail the model needs"
+        rest = observation.replace(kind, " ").replace(message, " ").replace(tool, " ")
+        if len(re.findall(r"[A-Za-z]{2,}", rest)) < 4:
+            return "add what to do next (e.g. 'Check the input against the tool description.')"
+        return True
+    return test
+
+
+def _says_nothing(tool: str) -> Callable[[str, list[str]], bool | str]:
+    def test(observation: str, ran: list[str]) -> bool | str:
+        if "nothing" not in observation.lower():
+            return "say in words that the tool returned nothing (use the word 'nothing')"
+        return tool in observation or f"name the tool ({tool!r}) in the observation"
+    return test
+
+
+def _is(expected: str) -> Callable[[str, list[str]], bool | str]:
+    return lambda observation, ran: observation == expected or f"expected exactly {expected!r}"
+
+
+@exercise(
+    "04.run_tool",
+    "run a tool by exact name; every failure becomes an observation",
+    hints=(
+        "Start with `if name not in tools:` and return a text that lists ', '.join(tools). "
+        "Never look for a similar name: not lower-casing, not difflib.",
+        "Wrap only the call in try/except Exception as error, and use type(error).__name__ and "
+        "str(error) in the text you return.",
+        "After the call: `if result is None or not str(result).strip():` say the tool returned "
+        "nothing; otherwise return str(result).",
+    ),
+)
+def run_tool_cases(run_tool: Callable):
+    shop = {"price": (lambda t: "A pen costs 2." if t == "pen" else "?",), "calculate": ("16",)}
+    yield _run_tool_case("runs the named tool", run_tool, shop, ("price", "pen"),
+                         _is("A pen costs 2."), "Call tools[name](text) and return its result.")
+    yield _run_tool_case("a result that is not text becomes text", run_tool,
+                         {"double": (lambda t: 2 * int(t),)}, ("double", "21"), _is("42"),
+                         "Return str(result): an observation is always text.")
+    yield _run_tool_case("unknown name: say so and list the real tools", run_tool, shop,
+                         ("get_price", "pen"), _lists_tools("get_price", ["price", "calculate"]),
+                         "Return e.g. \"Unknown tool 'get_price'. Available tools: price, calculate.\"")
+    yield _run_tool_case("a name in the wrong case is not run", run_tool, shop, ("Price", "pen"),
+                         _lists_tools("Price", ["price", "calculate"]),
+                         "Look the name up exactly (`name in tools`), without lower-casing it.")
+    policy = {"get_policy": ("[late delivery] The fee is refunded.",), "refund_order": ("Refund issued.",)}
+    yield _run_tool_case("the closest name is a different, harmful tool", run_tool, policy,
+                         ("refund", "late delivery"), _lists_tools("refund", ["get_policy", "refund_order"]),
+                         "'refund' is closest to 'refund_order', which pays money out; the model wanted "
+                         "the refund policy. Run only exact names, and let the model correct itself.")
+    yield _run_tool_case("an exception becomes an observation", run_tool,
+                         {"price": (None, KeyError("pens"))}, ("price", "pens"),
+                         _reports_error("KeyError", "'pens'", "price"),
+                         "Catch Exception around the call and return e.g. \"price failed with "
+                         "KeyError: 'pens'. Check the input against the tool description.\"")
+    yield _run_tool_case("bad input raised inside the tool", run_tool,
+                         {"get_order": (lambda t: str(int(t)),)}, ("get_order", "eighty-eight"),
+                         _reports_error("ValueError", "invalid literal for int()", "get_order"),
+                         "Report type(error).__name__ and str(error), then what to change.")
+    yield _run_tool_case("a tool that returns None", run_tool, {"get_order": (None,)},
+                         ("get_order", "88219"), _says_nothing("get_order"),
+                         "Return e.g. \"get_order returned nothing for '88219'.\", never None or ''.")
+    yield _run_tool_case("a tool that returns blank text", run_tool, {"get_order": ("  ",)},
+                         ("get_order", "88219"), _says_nothing("get_order"),
+                         "A blank string is no answer either: check `not str(result).strip()`.")
