@@ -13,6 +13,8 @@ go to JupyterLab (open) or pytest (test), e.g. `python3 course.py test -x`.
 This file uses only the standard library, on purpose.
 """
 
+from __future__ import annotations  # so that old Pythons can still print the version message
+
 import hashlib
 import os
 import subprocess
@@ -57,6 +59,18 @@ def setup(extras: str) -> Path:
     return python
 
 
+def lab_command(python: Path, rest: list, as_root: bool | None = None) -> list:
+    """The JupyterLab command line that opens lesson 00 with the whole course in view."""
+    if as_root is None:
+        as_root = hasattr(os, "geteuid") and os.geteuid() == 0
+    if as_root and "--allow-root" not in rest:
+        print("Running as root (a container?): passing --allow-root to JupyterLab.")
+        rest = [*rest, "--allow-root"]
+    # root_dir keeps the whole course in the file browser (a file argument alone
+    # would make notebooks/ the root and hide exercises/ and solutions/).
+    return [str(python), "-m", "jupyterlab", f"--ServerApp.root_dir={HERE}", FIRST_NOTEBOOK, *rest]
+
+
 def lock() -> None:
     """Resolve pyproject.toml's ranges afresh in a scratch environment and pin the result."""
     import tempfile
@@ -78,7 +92,7 @@ def main(argv: list) -> int:
     verb, rest = (argv[0], argv[1:]) if argv else ("", [])
     if verb == "open":
         python = setup("")
-        return subprocess.call([str(python), "-m", "jupyterlab", FIRST_NOTEBOOK, *rest], cwd=HERE)
+        return subprocess.call(lab_command(python, rest), cwd=HERE)
     if verb == "test":
         python = setup("test")
         return subprocess.call([str(python), "-m", "pytest", *rest], cwd=HERE)

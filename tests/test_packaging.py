@@ -92,3 +92,17 @@ def test_no_machine_paths_in_tracked_files() -> None:
             text = path.read_text(encoding="utf-8", errors="replace")
             found = [p for p in machine_paths if p in text]
             assert not found, f"{name} mentions {found}"
+
+
+def test_open_command_shows_the_whole_course_on_lesson_00() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("course", ROOT / "course.py")
+    course = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(course)
+    command = course.lab_command(Path("python"), ["--no-browser"], as_root=False)
+    assert command[1:3] == ["-m", "jupyterlab"]
+    assert f"--ServerApp.root_dir={ROOT}" in command
+    assert command[-2:] == ["notebooks/00_start_here.ipynb", "--no-browser"]
+    assert (ROOT / "notebooks/00_start_here.ipynb").exists()
+    assert "--allow-root" in course.lab_command(Path("python"), [], as_root=True)
