@@ -25,14 +25,15 @@ import operator
 import warnings
 
 MAX_LENGTH = 300  # characters in an expression
-MAX_DEPTH = 40  # nesting of the syntax tree
+MAX_DEPTH = 200  # nesting of the syntax tree (a flat sum of n terms nests n deep)
+MAX_PARENTHESES = 50  # Python's own parser gives up on deeper nesting
 MAX_EXPONENT = 1000  # largest power we raise to
 MAX_DIGITS = 100  # largest integer result, in decimal digits
 MAX_ROUND_DIGITS = 15
 
 ALLOWED = (
-    "numbers, + - * / // % ** and parentheses, "
-    "and the functions sqrt, round, abs, min, max. Example: (330 - 93) * 2"
+    "numbers, + - * / // % ** and parentheses (% is the remainder, not percent: "
+    "15% of x is 0.15 * x), and the functions sqrt, round, abs, min, max. Example: (330 - 93) * 2"
 )
 
 _BINARY = {
@@ -58,6 +59,7 @@ class CalculatorError(ValueError):
 def calculate(expression: str) -> str:
     """Evaluate arithmetic: numbers, + - * / // % ** ( ), sqrt, round, abs, min, max.
 
+    % is the remainder, not percent: write 15% of 12200000 as 0.15 * 12200000.
     Returns the result as text, or an error text that says what is allowed.
     Example input: (330 - 93) * 2
 
@@ -76,6 +78,8 @@ def calculate(expression: str) -> str:
         return f"Error: {error} Allowed: {ALLOWED}"
     except ZeroDivisionError:
         return f"Error: division by zero. Allowed: {ALLOWED}"
+    except OverflowError:
+        return f"Error: the result is too large to compute. Allowed: {ALLOWED}"
     except (ArithmeticError, ValueError, TypeError) as error:
         return f"Error: cannot compute that ({error}). Allowed: {ALLOWED}"
     except (RecursionError, MemoryError):
@@ -90,8 +94,8 @@ def _parse(expression: object) -> ast.expr:
         raise CalculatorError("the expression is empty.")
     if len(text) > MAX_LENGTH:
         raise CalculatorError(f"the expression is {len(text)} characters long (at most {MAX_LENGTH}).")
-    if text.count("(") > MAX_DEPTH:
-        raise CalculatorError(f"too many parentheses (at most {MAX_DEPTH}).")
+    if text.count("(") > MAX_PARENTHESES:
+        raise CalculatorError(f"too many parentheses (at most {MAX_PARENTHESES}).")
     try:
         with warnings.catch_warnings():  # e.g. "invalid decimal literal": we report our own error
             warnings.simplefilter("ignore", SyntaxWarning)
@@ -146,10 +150,16 @@ def _call(node: ast.Call, depth: int) -> int | float:
 
 
 def _check_power(base: int | float, exponent: int | float) -> None:
-    """Refuse a power whose result would be huge, before computing it."""
+    """Refuse a power whose result would be huge, before computing it.
+
+    Both caps are needed: the exponent cap alone lets ``(9**100)**100`` through,
+    each step small, the result ten thousand digits. Floats need only the
+    exponent cap, since they overflow (an error) instead of growing.
+    """
     if abs(exponent) > MAX_EXPONENT:
         raise CalculatorError(f"the exponent {exponent} is too large (at most {MAX_EXPONENT}).")
-    if abs(base) > 1 and exponent > 0 and exponent * math.log10(abs(base)) > MAX_DIGITS:
+    whole = isinstance(base, int) and isinstance(exponent, int)
+    if whole and abs(base) > 1 and exponent > 0 and exponent * math.log10(abs(base)) > MAX_DIGITS:
         raise CalculatorError(f"the result would have more than {MAX_DIGITS} digits.")
 
 

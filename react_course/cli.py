@@ -23,7 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("question", nargs="?", help="the question (see --list)")
     run.add_argument("--model", help="scripted (default), openai:MODEL, ollama:MODEL or "
                                      "openai-compatible:URL:MODEL; default: $REACT_COURSE_MODEL")
-    run.add_argument("--max-steps", type=int, default=8)
+    run.add_argument("--max-steps", type=_steps, default=8, help="model calls before the forced answer")
     run.add_argument("--authors", action="store_true", help="mark model- and program-written lines")
     run.add_argument("--date", type=dt.date.fromisoformat, help="fix the clock tool's date")
     run.add_argument("--list", action="store_true", help="list the worked examples and exit")
@@ -40,6 +40,13 @@ def build_parser() -> argparse.ArgumentParser:
                                                 "save their outputs")
     execute.add_argument("notebooks", nargs="+")
     return parser
+
+
+def _steps(text: str) -> int:
+    """A step limit from the command line: a whole number, 0 or more."""
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number of steps, 0 or more, got {text!r}")
+    return int(text)
 
 
 def cmd_run(args: argparse.Namespace) -> int:

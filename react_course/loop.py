@@ -34,11 +34,13 @@ from .observations import truncate
 from .parsing import Action, FinalAnswer, ParseError, parse_step
 from .prompts import build_prompt, render_action, render_final
 from .providers import ModelConfigError
-from .stops import DEFAULT_STOPS, find_stop
+from .stops import DEFAULT_STOPS, find_stop, strip_reasoning
 from .tokens import TokenUsage, estimate_tokens
 from .tools import ToolRegistry, as_registry
 
 MAX_MODEL_TEXT = 2_000  # characters of one reply kept in the scratchpad
+MAX_REPLY_CHARS = 20_000  # a longer reply is read up to here; the rest is recorded as cut
+RETRYABLE = ("tool_error", "tool_timeout")  # outcomes that may differ on a second try
 
 
 @dataclass
@@ -218,12 +220,17 @@ class _Run:
         return step
 
     def read_reply(self, step: Step, raw: str, prompt_tokens: int, force: bool) -> None:
-        at = find_stop(raw, self.stops)
-        step.reply = raw if at < 0 else raw[:at]
         step.tokens = TokenUsage(prompt_tokens, estimate_tokens(raw))
-        step.parsed = parse_step(step.reply)
+        # A reasoning model's <think> block goes first: a stop word inside it must not cut the reply.
+        text = strip_reasoning(raw)
+        at = find_stop(text, self.stops)
+        kept, after = (text, "") if at < 0 else (text[:at], text[at:])
+        if len(kept) > MAX_REPLY_CHARS:  # a runaway reply: read the head, record the rest as cut
+            kept, after = kept[:MAX_REPLY_CHARS], kept[MAX_REPLY_CHARS:] + after
+        step.reply = kept
+        step.parsed = parse_step(kept)
         discarded = step.parsed.discarded if isinstance(step.parsed, Action) else ""
-        step.cut = "\n".join(filter(None, [discarded, raw[at:] if at >= 0 else ""]))
+        step.cut = "\n".join(filter(None, [discarded, after]))
         if isinstance(step.parsed, ParseError):
             step.error, step.observation = "parse_error", step.parsed.message
         elif isinstance(step.parsed, Action) and not force:
@@ -231,13 +238,15 @@ class _Run:
 
     def act(self, step: Step, action: Action) -> None:
         key = repeat_key(action.tool, action.input)
-        if key in self.first_call:
+        stateful = action.tool in self.registry and self.registry[action.tool].repeatable
+        if key in self.first_call and not stateful:
             self.refused += 1
             step.error = "repeat"
             step.observation = repeat_message(action.tool, action.input, self.first_call[key])
             return
-        self.first_call[key] = step.number
         outcome = self.registry.call(action.tool, action.input, timeout=self.limits.tool_timeout)
+        if outcome.error not in RETRYABLE:  # a failure that may pass is not a repeat when retried
+            self.first_call.setdefault(key, step.number)
         step.error = outcome.error
         step.observation = truncate(outcome.text, self.limits.max_observation_chars,
                                     tip="Ask for something narrower to see the rest")

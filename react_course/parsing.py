@@ -28,6 +28,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .stops import strip_reasoning
+
 
 @dataclass(frozen=True)
 class Action:
@@ -73,11 +75,20 @@ FORMAT_REMINDER = (
 )
 
 # Markdown a model may wrap around a keyword: headings, quotes, bullets, bold.
-_DECORATION = re.compile(r"^[\s>#*_`-]*")
+# Markdown a model may put before a keyword: headings, quotes, bullets, bold, "2." numbering.
+_DECORATION = re.compile(r"^[\s>#*_`-]*+(?:\d{1,3}[.)][ \t]++)?")
+# Possessive quantifiers (*+) never backtrack, so a long run of spaces costs linear time.
 _KEYWORD = re.compile(
     r"(?P<kw>thought|action[ _]?input|action|final[ _]?answer|observation|question)"
-    r"(?:[ \t]*(?P<num>\d+))?[ \t]*(?:\*\*|__|\*|_)?[ \t]*[:：][ \t]*(?:\*\*|__|\*|_)?(?P<rest>.*)",
+    r"[ \t]*+(?:(?P<num>\d++)[ \t]*+)?(?:\*\*|__|\*|_)?[ \t]*+[:：][ \t]*+(?:\*\*|__|\*|_)?(?P<rest>.*)",
     re.IGNORECASE,
+)
+# A keyword written mid-line after a sentence ("...the height. Action: search[x]").
+# Not after a list number at the start of a line ("2. Action: ..."), which is decoration.
+_INLINE_KEYWORD = re.compile(
+    r"(?<=[.!?\])])(?<!^\d[.)])(?<!^\d\d[.)])[ \t]++"
+    r"(?=(?:action(?:[ _]?input)?|final[ _]?answer|observation)[ \t]*+\d*+[ \t]*+:)",
+    re.IGNORECASE | re.MULTILINE,
 )
 _FENCE = re.compile(r"^\s*(```|~~~)[\w-]*\s*$")
 _TOOL = re.compile(r"[`'\"]?(?P<tool>[A-Za-z_][\w.-]*)[`'\"]?")
@@ -110,7 +121,8 @@ def parse_step(text: str) -> Step:
     """
     if not isinstance(text, str):
         return ParseError(_error(f"the reply was {type(text).__name__}, not text."), "")
-    segments = _segments(_drop_reasoning(text.replace("\r\n", "\n").replace("\r", "\n")))
+    text_ = strip_reasoning(text.replace("\r\n", "\n").replace("\r", "\n"))
+    segments = _segments(_INLINE_KEYWORD.sub("\n", text_))
     for at, seg in enumerate(segments):
         if seg.kind == "action":
             return _read_action(segments, at, text)
@@ -125,21 +137,6 @@ def parse_step(text: str) -> Step:
                 text,
             )
     return ParseError(_error(_why_unreadable(segments)), text)
-
-
-def _drop_reasoning(text: str) -> str:
-    """Drop a reasoning model's ``<think>...</think>`` block: drafts in it are not the reply.
-
-    >>> _drop_reasoning("<think>Action: draft</think>Thought: t")
-    'Thought: t'
-    >>> _drop_reasoning("unclosed <think>Action: draft")
-    'unclosed '
-    """
-    closing = text.rfind("</think>")
-    if closing >= 0:
-        return text[closing + len("</think>") :]
-    opening = text.find("<think>")
-    return text if opening < 0 else text[:opening]
 
 
 def _segments(text: str) -> list[_Segment]:
@@ -198,8 +195,12 @@ def _read_action(segments: list[_Segment], at: int, text: str) -> Step:
     if tool.lower() in _NO_TOOL or re.match(r"final[ _]?answer\b", payload, re.IGNORECASE):
         return _not_a_tool(segments, at, text)
     opener = after.lstrip()[:1]
+    nxt = segments[at + 1] if at + 1 < len(segments) else None
     if opener in _CLOSE:
         tool_input, trailing = _bracketed(after.lstrip())
+        if not tool_input.strip() and nxt is not None and nxt.kind == "action input":
+            # "Action: search()" then "Action Input: ...": the input is on its own line.
+            return _action_or_finish(tool, nxt.body, thought, _rest_after(segments, at + 2))
         discarded = "\n".join(filter(None, [_later_lines(trailing), _rest_after(segments, at + 1)]))
         return _action_or_finish(tool, tool_input, thought, discarded)
     if after.strip(" \t.`'\""):
@@ -210,15 +211,13 @@ def _read_action(segments: list[_Segment], at: int, text: str) -> Step:
             ),
             text,
         )
-    nxt = segments[at + 1] if at + 1 < len(segments) else None
     if nxt is None or nxt.kind != "action input":
         return ParseError(
             _error(f"Action: {tool} is not followed by an Action Input line."), text
         )
-    # A blank line ends the input: what follows is chatter, not part of it.
-    tool_input, _, chatter = nxt.body.partition("\n\n")
-    discarded = "\n".join(filter(None, [chatter.strip(), _rest_after(segments, at + 2)]))
-    return _action_or_finish(tool, tool_input, thought, discarded)
+    # The input runs to the next keyword line, blank lines included: a tool such as an
+    # email sender takes paragraphs, and cutting them silently would send half a message.
+    return _action_or_finish(tool, nxt.body, thought, _rest_after(segments, at + 2))
 
 
 def _not_a_tool(segments: list[_Segment], at: int, text: str) -> Step:
@@ -288,6 +287,8 @@ def _unquote(value: str) -> str:
     'say "hi"'
     """
     value = value.strip()
+    if len(value) >= 6 and value.startswith("```") and value.endswith("```"):
+        return value[3:-3].strip()
     if len(value) >= 2 and value[0] == value[-1] and value[0] in _QUOTES:
         return value[1:-1].strip()
     return value

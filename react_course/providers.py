@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .stops import api_stops, cut_at_stop
+from .stops import api_stops, cut_at_stop, strip_reasoning
 
 ENV_VAR = "REACT_COURSE_MODEL"
 OLLAMA_URL = "http://localhost:11434/v1"
@@ -80,7 +80,14 @@ class OpenAIChatModel:
 
     The prompt goes as one user message; the stop sequences go to the API
     (at most four) and are applied again to the reply, since some servers and
-    reasoning models ignore them.
+    reasoning models ignore them. A reasoning model's ``<think>`` block is
+    dropped before that cut.
+
+    Servers differ in what they accept: reasoning models reject ``max_tokens``
+    (they want ``max_completion_tokens``), a set ``temperature`` and ``stop``.
+    When a server answers 400 naming one of these, the model drops or renames
+    it and asks again, and remembers. Any other refusal (a bad key, an unknown
+    model, a bad request) is a ``ModelConfigError``: retrying cannot fix it.
     """
 
     def __init__(
@@ -91,7 +98,7 @@ class OpenAIChatModel:
         api_key: str | None = None,
         client: Any = None,
         temperature: float | None = 0.0,
-        max_tokens: int = 512,
+        max_tokens: int = 1024,  # room for a reasoning model's thinking as well as the reply
         timeout: float = 60.0,
         max_retries: int = 2,
     ) -> None:
@@ -101,6 +108,8 @@ class OpenAIChatModel:
         self._api_key = api_key
         self._client = client
         self.last_usage: Any = None
+        self.token_parameter = "max_tokens"
+        self.send_stops = True
 
     @property
     def client(self) -> Any:
@@ -120,20 +129,62 @@ class OpenAIChatModel:
         return self._client
 
     def __call__(self, prompt: str, stop: Sequence[str] | None = None) -> str:
-        options: dict[str, Any] = {"max_tokens": self.max_tokens}
+        messages = [{"role": "user", "content": prompt}]
+        for _ in range(4):  # at most one change for each of the three parameters, then a last try
+            try:
+                response = self.client.chat.completions.create(
+                    model=self.model, messages=messages, **self._options(stop))
+                break
+            except Exception as error:
+                if self._adapt(error):
+                    continue
+                explained = _explained(error)
+                if explained is error:
+                    raise
+                raise explained from error
+        self.last_usage = response.usage
+        return cut_at_stop(strip_reasoning(response.choices[0].message.content or "").lstrip(), stop)
+
+    def _options(self, stop: Sequence[str] | None) -> dict[str, Any]:
+        options: dict[str, Any] = {self.token_parameter: self.max_tokens}
         if self.temperature is not None:
             options["temperature"] = self.temperature
-        if api_stops(stop):
+        if self.send_stops and api_stops(stop):
             options["stop"] = api_stops(stop)
-        response = self.client.chat.completions.create(
-            model=self.model, messages=[{"role": "user", "content": prompt}], **options
-        )
-        self.last_usage = response.usage
-        return cut_at_stop(response.choices[0].message.content or "", stop)
+        return options
+
+    def _adapt(self, error: Exception) -> bool:
+        """Change what we send when a server says it does not support a parameter."""
+        if getattr(error, "status_code", None) != 400:
+            return False
+        text = str(error).lower()
+        if "max_tokens" in text and self.token_parameter == "max_tokens":
+            self.token_parameter = "max_completion_tokens"
+        elif "temperature" in text and self.temperature is not None:
+            self.temperature = None
+        elif re.search(r"\bstop\b", text) and self.send_stops:
+            self.send_stops = False  # the client-side cut still applies
+        else:
+            return False
+        return True
 
     def __repr__(self) -> str:  # never shows the key
         where = f", base_url={self.base_url!r}" if self.base_url else ""
         return f"OpenAIChatModel({self.model!r}{where})"
+
+
+def _explained(error: Exception) -> Exception:
+    """A refusal that retrying cannot fix becomes a ModelConfigError saying what to check."""
+    status = getattr(error, "status_code", None)
+    advice = {
+        400: "the server rejected the request; check the model name and that it supports chat",
+        401: "the key was refused; check OPENAI_API_KEY (or the server's key)",
+        403: "this key may not use this model",
+        404: "no such model or endpoint; check the model name and that the base URL ends in /v1",
+    }.get(status)
+    if advice is None:
+        return error  # rate limits, time-outs, server errors: worth retrying
+    return ModelConfigError(f"{advice} ({status}: {str(error)[:300]})")
 
 
 def real_model(spec: str | ModelSpec) -> OpenAIChatModel:

@@ -38,24 +38,13 @@ def as_stop_list(stops: str | Sequence[str] | None) -> list[str]:
 def find_stop(text: str, stops: str | Sequence[str] | None) -> int:
     """Index where the earliest stop sequence begins, or -1 when none occurs.
 
-    A reply that *starts* with a stop word (no newline before it) counts too:
-    a model that opens with ``Observation:`` has written nothing of its own.
-
     >>> find_stop("Action: search\\nObservation: 330 m", ["\\nObservation"])
     14
-    >>> find_stop("Observation: made up", ["\\nObservation"])
-    0
     >>> find_stop("no stop here", ["\\nObservation"])
     -1
     """
-    cuts = []
-    for stop in as_stop_list(stops):
-        at = text.find(stop)
-        if at >= 0:
-            cuts.append(at)
-        if stop.startswith("\n") and text.startswith(stop[1:]):
-            cuts.append(0)
-    return min(cuts, default=-1)
+    found = [at for at in (text.find(stop) for stop in as_stop_list(stops)) if at >= 0]
+    return min(found, default=-1)
 
 
 def cut_at_stop(text: str, stops: str | Sequence[str] | None) -> str:
@@ -68,6 +57,25 @@ def cut_at_stop(text: str, stops: str | Sequence[str] | None) -> str:
     """
     at = find_stop(text, stops)
     return text if at < 0 else text[:at]
+
+
+def strip_reasoning(text: str) -> str:
+    """Drop a reasoning model's ``<think>...</think>`` block before anything else.
+
+    Drafts inside it are not the reply: an ``Action:`` or ``Observation`` written
+    while thinking must neither run nor cut the reply. Only the text after the
+    last ``</think>`` counts; an unclosed ``<think>`` ends the reply.
+
+    >>> strip_reasoning("<think>Action: draft\\nObservation: guess</think>Thought: t")
+    'Thought: t'
+    >>> strip_reasoning("unclosed <think>Action: draft")
+    'unclosed '
+    """
+    closing = text.rfind("</think>")
+    if closing >= 0:
+        return text[closing + len("</think>") :]
+    opening = text.find("<think>")
+    return text if opening < 0 else text[:opening]
 
 
 def api_stops(stops: str | Sequence[str] | None) -> list[str] | None:

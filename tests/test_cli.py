@@ -65,3 +65,10 @@ def test_run_without_a_key_says_what_to_set(capsys, monkeypatch) -> None:
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     assert main(["run", "--model", "openai:gpt-4o-mini", "What do 3 notebooks and 2 pens cost?"]) == 2
     assert "OPENAI_API_KEY is not set" in capsys.readouterr().err
+
+
+def test_a_bad_step_limit_is_a_usage_error(capsys) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["run", "--max-steps", "-1", "q"])
+    assert stop.value.code == 2
+    assert "expected a whole number of steps, 0 or more, got '-1'" in capsys.readouterr().err

@@ -295,3 +295,61 @@ def test_a_configuration_error_is_raised_not_retried() -> None:
     with pytest.raises(ModelConfigError):
         run_react("q", unconfigured, default_tools())
     assert len(calls) == 1
+
+
+def test_a_stateful_tool_may_be_called_again_with_the_same_input() -> None:
+    model = ScriptedModel([act("search", "Eiffel Tower"), act("lookup", "tall"),
+                           act("search", "Statue of Liberty"), act("lookup", "tall"), final("ok")])
+    result = run_react("q", model, default_tools())
+    assert [s.error for s in result.steps] == [None, None, None, None, None]
+    assert "[Statue of Liberty]" in result.steps[3].observation
+
+
+def test_a_failed_call_may_be_retried_but_a_useless_one_may_not() -> None:
+    attempts = []
+
+    def flaky(query: str) -> str:
+        """Fails the first time, like a network hiccup."""
+        attempts.append(query)
+        if len(attempts) == 1:
+            raise ConnectionError("reset by peer")
+        return "fine"
+
+    model = ScriptedModel([act("flaky", "x"), act("flaky", "x"), act("nope", "x"), act("nope", "x"),
+                           final("ok")])
+    result = run_react("q", model, {"flaky": flaky})
+    assert [s.error for s in result.steps[:4]] == ["tool_error", None, "unknown_tool", "repeat"]
+
+
+def test_a_tool_that_raises_timeout_error_is_a_tool_error() -> None:
+    def slow_api(query: str) -> str:
+        """Raises the way an HTTP client does."""
+        raise TimeoutError("upstream timed out")
+
+    for limit in (None, 5):
+        result = run_react("q", ScriptedModel([act("slow_api", "x"), final("ok")]), {"slow_api": slow_api},
+                           tool_timeout=limit)
+        assert result.steps[0].error == "tool_error"
+        assert "TimeoutError: upstream timed out" in result.steps[0].observation
+
+
+def test_thinking_is_dropped_before_the_stop_cut() -> None:
+    reply = ("<think>I will search.\nObservation: I expect 330 m.\n</think>\n"
+             "Thought: search it\nAction: search\nAction Input: Eiffel Tower")
+    result = run_react("q", ScriptedModel([reply, final("ok")], ignore_stops=True), default_tools())
+    assert result.steps[0].action == rc_action("search", "Eiffel Tower")
+    assert result.steps[0].cut == ""
+
+
+def test_a_runaway_reply_is_read_up_to_a_cap() -> None:
+    reply = "Thought: " + "very long " * 10_000 + "\nAction: search\nAction Input: Paris"
+    result = run_react("q", ScriptedModel([reply, final("ok")]), default_tools())
+    first = result.steps[0]
+    assert len(first.reply) == 20_000 and first.reply + first.cut == reply
+    assert first.error == "parse_error" and result.answer == "ok"
+
+
+def rc_action(tool: str, tool_input: str):
+    from react_course import Action
+
+    return Action(tool, tool_input)

@@ -175,9 +175,47 @@ def test_reasoning_blocks_are_ignored() -> None:
     assert isinstance(parse_step("Action: None"), ParseError)
 
 
-def test_chatter_after_a_blank_line_is_not_part_of_the_input() -> None:
-    step = parse_step("Action: calculate\nAction Input: 330 - 93\n\nI will wait for the result.")
-    assert step == Action("calculate", "330 - 93")
-    assert step.discarded == "I will wait for the result."
+def test_an_input_keeps_its_paragraphs() -> None:
+    # A tool such as an email sender takes paragraphs; a silent cut would send half a message.
+    step = parse_step("Action: send_email\nAction Input: Dear customer,\n\nYour refund is on its way.")
+    assert step == Action("send_email", "Dear customer,\n\nYour refund is on its way.")
     multi = parse_step("Action: calculate\nAction Input: (3 * 4 +\n 2 * 2)")
     assert multi.input == "(3 * 4 +\n 2 * 2)"
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("Thought: I need the height. Action: search[Eiffel Tower]", Action("search", "Eiffel Tower")),
+        ("I will look. Action: search\nAction Input: Paris", Action("search", "Paris")),
+        ("Thought: done! Final Answer: 237 m", FinalAnswer("237 m")),
+        ("1. Thought: x\n2. Action: search\n3. Action Input: Paris", Action("search", "Paris")),
+        ("Action: search()\nAction Input: Eiffel Tower", Action("search", "Eiffel Tower")),
+        ("Action: search\nAction Input: ```Eiffel Tower```", Action("search", "Eiffel Tower")),
+        ("<think>Plan.\nObservation: I expect 330 m.\n</think>\nAction: search[Eiffel Tower]",
+         Action("search", "Eiffel Tower")),
+    ],
+)
+def test_more_shapes_real_models_write(reply: str, expected: object) -> None:
+    assert parse_step(reply) == expected
+
+
+def test_inline_invented_observation_is_recorded_as_cut() -> None:
+    step = parse_step("Action: search[Eiffel Tower] Observation: 500 m. Final Answer: 500 m")
+    assert step == Action("search", "Eiffel Tower")
+    assert "Observation: 500 m." in step.discarded and "Final Answer: 500 m" in step.discarded
+
+
+def test_an_action_line_without_input_is_not_fed_the_next_segment() -> None:
+    assert isinstance(parse_step("Action: search\nObservation: 500 m"), ParseError)
+
+
+@pytest.mark.parametrize("filler", [" ", "\t", "*", "1"])
+def test_long_runs_parse_in_linear_time(filler: str) -> None:
+    import time
+
+    for text in ("Thought" + filler * 200_000 + "x", "Action" + filler * 200_000 + ": x",
+                 "Final Answer" + filler * 200_000):
+        began = time.perf_counter()
+        parse_step(text)
+        assert time.perf_counter() - began < 1.0, repr(text[:20])

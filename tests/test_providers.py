@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from types import SimpleNamespace
 
 import pytest
@@ -106,8 +107,12 @@ def test_a_real_model_answers_a_worked_example() -> None:
     assert result.end_reason == "final_answer" and "16" in result.answer
 
 
-def test_adapter_through_the_real_sdk_against_a_local_server() -> None:
-    """The real ``openai`` client, over HTTP on 127.0.0.1: what the SDK sends, and reads back."""
+REPLY = "Thought: t\nAction: search\nAction Input: x"
+
+
+@contextmanager
+def chat_server(refuse=lambda body: None, content: str = REPLY):
+    """A tiny Chat Completions server on 127.0.0.1; ``refuse(body)`` may return (status, message)."""
     import json
     import threading
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -118,14 +123,15 @@ def test_adapter_through_the_real_sdk_against_a_local_server() -> None:
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             seen.append({"path": self.path, "auth": self.headers.get("Authorization"), **body})
-            reply = {
+            refusal = refuse(body)
+            status, reply = (200, {
                 "id": "c1", "object": "chat.completion", "created": 0, "model": body["model"],
                 "choices": [{"index": 0, "finish_reason": "stop", "message": {
-                    "role": "assistant", "content": "Thought: t\nAction: search\nAction Input: x"}}],
+                    "role": "assistant", "content": content}}],
                 "usage": {"prompt_tokens": 5, "completion_tokens": 4, "total_tokens": 9},
-            }
+            }) if refusal is None else (refusal[0], {"error": {"message": refusal[1], "type": "x"}})
             data = json.dumps(reply).encode()
-            self.send_response(200)
+            self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
@@ -137,13 +143,54 @@ def test_adapter_through_the_real_sdk_against_a_local_server() -> None:
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        url = f"http://127.0.0.1:{server.server_port}/v1"
-        model = OpenAIChatModel("local-model", base_url=url, api_key="sk-test", max_retries=0)
-        assert model("Question: q", ["\nObservation"]) == "Thought: t\nAction: search\nAction Input: x"
+        yield f"http://127.0.0.1:{server.server_port}/v1", seen
     finally:
         server.shutdown()
+
+
+def test_adapter_through_the_real_sdk_against_a_local_server() -> None:
+    """The real ``openai`` client, over HTTP on 127.0.0.1: what the SDK sends, and reads back."""
+    with chat_server() as (url, seen):
+        model = OpenAIChatModel("local-model", base_url=url, api_key="sk-test", max_retries=0)
+        assert model("Question: q", ["\nObservation"]) == REPLY
     request = seen[0]
     assert request["path"] == "/v1/chat/completions"
     assert request["model"] == "local-model" and request["stop"] == ["\nObservation"]
     assert request["auth"] == "Bearer sk-test"
     assert model.last_usage.total_tokens == 9
+
+
+def test_a_reasoning_model_server_is_met_halfway() -> None:
+    """Servers that refuse max_tokens, temperature and stop get what they accept, once asked."""
+
+    def refuse(body: dict):
+        for name in ("max_tokens", "temperature", "stop"):
+            if name in body:
+                return 400, f"Unsupported parameter: '{name}' is not supported with this model."
+        return None
+
+    thinking = "<think>I might search.\nObservation: guess</think>\n" + REPLY + "\nObservation: made up"
+    with chat_server(refuse, thinking) as (url, seen):
+        model = OpenAIChatModel("o-model", base_url=url, api_key="k", max_retries=0)
+        assert model("q", ["\nObservation"]) == REPLY
+        assert model("q", ["\nObservation"]) == REPLY  # remembered: one request this time
+    assert len(seen) == 5
+    assert "max_completion_tokens" in seen[-1] and "temperature" not in seen[-1]
+
+
+@pytest.mark.parametrize(("status", "says"), [(401, "key was refused"), (404, "no such model"),
+                                              (400, "check the model name")])
+def test_refusals_that_retrying_cannot_fix_are_configuration_errors(status: int, says: str) -> None:
+    with chat_server(lambda body: (status, "nope")) as (url, seen):
+        model = OpenAIChatModel("m", base_url=url, api_key="k", max_retries=0)
+        with pytest.raises(ModelConfigError, match=says):
+            model("q", None)
+    assert len(seen) == 1
+
+
+def test_a_server_error_is_left_for_the_loop_to_retry() -> None:
+    import openai
+
+    with chat_server(lambda body: (500, "overloaded")) as (url, _):
+        with pytest.raises(openai.InternalServerError):
+            OpenAIChatModel("m", base_url=url, api_key="k", max_retries=0)("q", None)

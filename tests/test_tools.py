@@ -182,3 +182,22 @@ def test_inputs_as_models_wrap_them() -> None:
     assert tools.run("shout", 'text="hi there"') == "HI THERE"  # keyword syntax naming the parameter
     assert tools.run("shout", "other='x'") == "OTHER='X'"  # another name: left as it is
     assert tools.run("add", '{"a": 1, "b": 2}') == "3"
+
+
+def test_empty_containers_and_optional_hints() -> None:
+    def nothing(query: str) -> dict:
+        """Returns an empty dict."""
+        return {}
+
+    def order(order_id: int | None) -> str:
+        """Looks up an order."""
+        return f"{type(order_id).__name__} {order_id}"
+
+    tools = ToolRegistry([nothing, order])
+    assert tools.call("nothing", "x").error == "empty_result"
+    assert tools.run("order", "88213") == "int 88213"
+
+
+def test_lookup_is_marked_stateful() -> None:
+    tools = default_tools()
+    assert tools["lookup"].repeatable and not tools["search"].repeatable

@@ -93,6 +93,8 @@ class Encyclopedia:
         head = f"[{self.current.title}] {len(hits)} {verb} {needle!r}"
         return head + ": " + " ".join(f"({i}) {s}" for i, s in enumerate(shown, 1))
 
+    lookup.repeatable = True  # its answer depends on the page open, so the same term may be new
+
     def find(self, query: str) -> Page | None:
         """The page a query names: exactly, or as most of its words."""
         key = _key(str(query).strip().strip("\"'`"))

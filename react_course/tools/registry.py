@@ -29,7 +29,7 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, get_type_hints
+from typing import Any, get_args, get_type_hints
 
 _CONVERTIBLE = (str, int, float, bool)
 _KEYWORD_INPUT = re.compile(r"""^\s*(?P<name>\w+)\s*=\s*(?P<q>["'])(?P<value>.*)(?P=q)\s*$""", re.DOTALL)
@@ -48,6 +48,7 @@ class Tool:
     description: str
     parameters: dict[str, type]
     positional: bool = False  # pass arguments by position (builtins, positional-only, *args)
+    repeatable: bool = False  # its result depends on state, so an identical call is not a repeat
 
     @classmethod
     def from_function(
@@ -72,7 +73,8 @@ class Tool:
             )
         parameters, positional = _parameters(function, name, strict)
         description = _describe(doc) if doc else "(no description given)"
-        return cls(name, function, description, parameters, positional=positional)
+        repeatable = bool(getattr(function, "repeatable", False))
+        return cls(name, function, description, parameters, positional, repeatable)
 
     @property
     def signature(self) -> str:
@@ -138,10 +140,20 @@ def _parameters(function: Callable[..., Any], name: str, strict: bool) -> tuple[
                 f"tool {name!r}: parameter {pname!r} has no type hint; "
                 "hints say how to convert the model's text input."
             )
-        parameters[pname] = hints.get(pname, str)
+        parameters[pname] = _optional_of(hints.get(pname, str))
     if positional and not parameters:
         parameters = {"input": str}
     return parameters, positional
+
+
+def _optional_of(kind: Any) -> Any:
+    """``int | None`` converts like ``int``: the model's text is never None.
+
+    >>> _optional_of(int | None), _optional_of(str)
+    (<class 'int'>, <class 'str'>)
+    """
+    args = [a for a in get_args(kind) if a is not type(None)]
+    return args[0] if len(args) == 1 and type(None) in get_args(kind) else kind
 
 
 def _describe(doc: str) -> str:
@@ -256,14 +268,15 @@ class ToolRegistry:
                                "bad_input")
         try:
             result = _call_with_timeout(tool.call, kwargs, timeout)
-        except TimeoutError:
-            return ToolOutcome(f"{name} did not finish within {timeout:g} s and was abandoned. "
+        except _Abandoned:
+            return ToolOutcome(f"{name} did not finish within {timeout:g} s; the program stopped "
+                               "waiting (the call may still complete in the background). "
                                "Try a simpler input or another tool.", "tool_timeout")
         except Exception as error:
             return ToolOutcome(f"{name} failed with {type(error).__name__}: {error}. "
                                "Check the input against the tool description and try again.",
                                "tool_error")
-        if result is None or (isinstance(result, str) and not result.strip()):
+        if _is_empty(result):
             return ToolOutcome(f"{name} returned no result for {text!r}.", "empty_result")
         return ToolOutcome(result if isinstance(result, str) else str(result))
 
@@ -274,6 +287,21 @@ class ToolOutcome:
 
     text: str
     error: str | None = None  # unknown_tool, bad_input, tool_error, tool_timeout, empty_result
+
+
+def _is_empty(result: Any) -> bool:
+    """None, a blank string or an empty container: nothing a model can read.
+
+    >>> [_is_empty(x) for x in (None, "  ", {}, [], 0, "0")]
+    [True, True, True, True, False, False]
+    """
+    if isinstance(result, str):
+        return not result.strip()
+    return result is None or (isinstance(result, dict | list | tuple | set) and not result)
+
+
+class _Abandoned(Exception):
+    """Our own signal that a tool ran past its limit (a tool's own TimeoutError is a tool error)."""
 
 
 def _call_with_timeout(call: Callable[[dict], Any], kwargs: dict, timeout: float | None) -> Any:
@@ -296,7 +324,7 @@ def _call_with_timeout(call: Callable[[dict], Any], kwargs: dict, timeout: float
     worker.start()
     worker.join(timeout)
     if worker.is_alive():
-        raise TimeoutError
+        raise _Abandoned
     if "error" in box:
         raise box["error"]
     return box.get("result")
