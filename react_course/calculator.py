@@ -159,7 +159,8 @@ def _check_power(base: int | float, exponent: int | float) -> None:
     if abs(exponent) > MAX_EXPONENT:
         raise CalculatorError(f"the exponent {exponent} is too large (at most {MAX_EXPONENT}).")
     whole = isinstance(base, int) and isinstance(exponent, int)
-    if whole and abs(base) > 1 and exponent > 0 and exponent * math.log10(abs(base)) > MAX_DIGITS:
+    # base ** exponent has floor(exponent * log10(base)) + 1 digits.
+    if whole and abs(base) > 1 and exponent > 0 and exponent * math.log10(abs(base)) >= MAX_DIGITS:
         raise CalculatorError(f"the result would have more than {MAX_DIGITS} digits.")
 
 

@@ -74,7 +74,6 @@ FORMAT_REMINDER = (
     "Final Answer: <the answer>"
 )
 
-# Markdown a model may wrap around a keyword: headings, quotes, bullets, bold.
 # Markdown a model may put before a keyword: headings, quotes, bullets, bold, "2." numbering.
 _DECORATION = re.compile(r"^[\s>#*_`-]*+(?:\d{1,3}[.)][ \t]++)?")
 # Possessive quantifiers (*+) never backtrack, so a long run of spaces costs linear time.

@@ -86,7 +86,8 @@ def test_who_wrote_feedback_names_the_line() -> None:
 def render_trace(question, steps, answer, final_thought="I now know the answer", *,
                  order=("thought", "action", "observation"), obs_prefix="Observation: ",
                  final=True, keep=slice(None), gap="", end="", empty_thought=False,
-                 none_answer=False, paper=False, fixed_thought=False) -> str:
+                 none_answer=False, paper=False, fixed_thought=False, empty_final=False,
+                 observe=lambda text: text) -> str:
     """The reference; the keyword arguments let each mutant change one thing."""
     blocks = [f"Question: {question}"]
     for step in steps[keep]:
@@ -95,12 +96,13 @@ def render_trace(question, steps, answer, final_thought="I now know the answer",
             if step.get("thought") or empty_thought else [],
             "action": ([f"Action: {step['tool']}[{step['input']}]"] if paper
                        else [f"Action: {step['tool']}", f"Action Input: {step['input']}"]),
-            "observation": [f"{obs_prefix}{step['observation']}"],
+            "observation": [f"{obs_prefix}{observe(step['observation'])}"],
         }
         blocks.append("\n".join(line for part in order for line in parts[part]) + gap)
     if final and (answer is not None or none_answer):
         thought = "I now know the answer" if fixed_thought else final_thought
-        blocks.append("\n".join(([f"Thought: {thought}"] if thought else []) + [f"Final Answer: {answer}"]))
+        blocks.append("\n".join(([f"Thought: {thought}"] if thought or empty_final else [])
+                                 + [f"Final Answer: {answer}"]))
     return "\n".join(blocks) + end
 
 
@@ -120,6 +122,19 @@ RENDER_MUTANTS = {
     "ignores_final_thought": lambda *a: render_trace(*a, fixed_thought=True),
     "calls_step_thought_key": lambda q, steps, answer, *rest: render_trace(
         q, [{**s, "thought": s["thought"]} for s in steps], answer, *rest),
+    "empty_final_thought_line": lambda *a: render_trace(*a, empty_final=True),
+    "observation_first_line_only": lambda *a: render_trace(*a, observe=lambda t: t.splitlines()[0]),
+    "observation_lines_joined": lambda *a: render_trace(*a, observe=lambda t: t.replace("\n", " ")),
+    "observation_lines_indented": lambda *a: render_trace(*a, observe=lambda t: t.replace("\n", "\n  ")),
+}
+
+# Mutants that make exactly one mistake fail exactly the case that checks it, so its hint fits.
+ONLY_CASE = {
+    "final_answer_none": ("no answer: the run ended without one", "Final Answer: None"),
+    "empty_final_thought_line": ("an empty final thought: no final Thought line", "final_thought"),
+    "observation_first_line_only": ("a multi-line observation, kept as it is", "newlines included"),
+    "observation_lines_joined": ("a multi-line observation, kept as it is", "newlines included"),
+    "observation_lines_indented": ("a multi-line observation, kept as it is", "newlines included"),
 }
 
 
@@ -131,6 +146,25 @@ def test_render_trace_reference_passes() -> None:
 def test_render_trace_mutant_fails(name: str) -> None:
     result = check("01.render_trace", RENDER_MUTANTS[name])
     assert result.status == "failed", str(result)
+
+
+@pytest.mark.parametrize("name", ONLY_CASE)
+def test_render_trace_mutant_fails_only_its_case_with_a_fitting_hint(name: str) -> None:
+    case, said = ONLY_CASE[name]
+    failed = [c for c in check("01.render_trace", RENDER_MUTANTS[name]).cases if c.status != "passed"]
+    assert [c.name for c in failed] == [case]
+    assert said in failed[0].hint
+
+
+def test_render_trace_cases_answer_their_questions() -> None:
+    """Every case's answer fits its question (the data is a coherent run, not filler)."""
+    from react_course.checks.lesson01 import render_trace as module
+
+    rows = [*module._shop_rows(), *module._edge_rows()]
+    for name, (question, _steps, answer, *_), *_ in rows:
+        if answer is not None:
+            assert answer != "A notebook costs 4.", name
+            assert ("cost" in question) == answer.isdigit(), name
 
 
 def test_render_trace_matches_the_library_format() -> None:
@@ -172,8 +206,16 @@ WRONG_ANSWERS = {
     "react_beats_cot_on_hotpotqa": ("react_beats_cot_hotpotqa", True, "ReAct alone loses"),
     "yes_as_text": ("react_beats_cot_hotpotqa", "no", "True or False"),
     "react_loses_on_fever": ("react_beats_cot_fever", False, "other way round"),
-    "search_share_instead": ("reasoning_error_share", 23, "23%"),
+    "search_share_instead": ("reasoning_error_share", 23, "nothing useful"),
+    "label_ambiguity_share": ("reasoning_error_share", 29, "label ambiguity"),
+    "cot_hallucination_share": ("reasoning_error_share", 56, "chain of thought"),
+    "react_hallucination_share": ("reasoning_error_share", 0, "hallucination"),
     "share_as_fraction": ("reasoning_error_share", 0.47, "in percent"),
+    "hotpotqa_as_fraction": ("hotpotqa_react", 0.274, "in percent"),
+    "hotpotqa_rounded_up": ("hotpotqa_react", 28, "not ReAct's"),
+    "alfworld_as_fraction": ("alfworld_react", 0.71, "in percent"),
+    "alfworld_one_off": ("alfworld_react", 72, "not ReAct's headline"),
+    "alfworld_webshop": ("alfworld_react", 40, "not ReAct's headline"),
     "switch_on_weak_majority": ("switch_trigger", "A", "other direction"),
     "switch_reads_thoughts": ("switch_trigger", "D", "never reads the thoughts"),
     "switch_on_empty_search": ("switch_trigger", "C", "not the trigger"),
@@ -198,6 +240,38 @@ def test_paper_facts_wrong_answer_fails_with_its_caveat(name: str) -> None:
     assert [c.name for c in failed] == [key]
     assert said in failed[0].message, failed[0].message
     assert repr(ANSWERS[key]) not in (failed[0].expected + failed[0].hint)  # the answer stays hidden
+
+
+ROUNDED = {
+    "hotpotqa_whole": ("hotpotqa_react", 27),
+    "hotpotqa_float_whole": ("hotpotqa_react", 27.0),
+    "alfworld_95_of_134": ("alfworld_react", 70.9),
+    "alfworld_float": ("alfworld_react", 71.0),
+    "alfworld_half_below": ("alfworld_react", 70.5),
+    "alfworld_half_above": ("alfworld_react", 71.5),
+    "reasoning_float": ("reasoning_error_share", 47.0),
+}
+
+
+@pytest.mark.parametrize("name", ROUNDED)
+def test_paper_facts_accepts_the_answer_rounded(name: str) -> None:
+    key, value = ROUNDED[name]
+    assert check("01.paper_facts", {**ANSWERS, key: value}).status == "passed"
+
+
+def test_paper_facts_no_trap_is_close_enough_to_pass() -> None:
+    """Accepting a rounded answer must never accept a trap (30.4, 29.4, 23, ...)."""
+    from react_course.checks.lesson01.paper_facts import PAPER_QUESTIONS
+
+    traps = {key: test.traps for key, (test, _) in PAPER_QUESTIONS.items() if hasattr(test, "traps")}
+    assert {"hotpotqa_react", "reasoning_error_share", "alfworld_react"} <= traps.keys()
+    for key, wrong in traps.items():
+        for value, why in wrong.items():
+            result = check("01.paper_facts", {**ANSWERS, key: value})
+            failed = [c for c in result.cases if c.status == "failed"]
+            assert [c.name for c in failed] == [key], (key, value)
+            assert failed[0].message == why
+            assert "next" not in why  # 23% was not second: label ambiguity (29%) was
 
 
 def test_paper_facts_missing_key_and_not_a_dict_fail() -> None:

@@ -6,6 +6,7 @@ import pytest
 
 import react_course as rc
 from react_course.checks import check
+from react_course.prompts import render_action
 
 STOP = ["\nObservation"]
 
@@ -185,6 +186,37 @@ def scripted_cut_at_minus_one(replies):
     return model
 
 
+def scripted_cuts_at_last_occurrence(replies):
+    remaining = list(replies)
+
+    def model(prompt, stop=None):
+        model.prompts.append(prompt)
+        if not remaining:
+            raise RuntimeError("no replies left")
+        reply = remaining.pop(0)
+        cuts = [reply.rfind(s) for s in stop or [] if s and s in reply]
+        return reply[: min(cuts)] if cuts else reply
+
+    model.prompts = []
+    return model
+
+
+def scripted_rsplit_at_stop(replies):
+    remaining = list(replies)
+
+    def model(prompt, stop=None):
+        model.prompts.append(prompt)
+        if not remaining:
+            raise RuntimeError("no replies left")
+        reply = remaining.pop(0)
+        for s in stop or []:
+            reply = reply.rsplit(s, 1)[0]
+        return reply
+
+    model.prompts = []
+    return model
+
+
 def scripted_stop_keyword_only(replies):
     remaining = list(replies)
 
@@ -211,6 +243,8 @@ SCRIPTED_MUTANTS = {
     "records replies instead of prompts": scripted_records_replies,
     "cuts at -1 when a stop is absent": scripted_cut_at_minus_one,
     "stop accepted by keyword only": scripted_stop_keyword_only,
+    "cuts at the last occurrence of a stop (rfind)": scripted_cuts_at_last_occurrence,
+    "cuts at the last occurrence of a stop (rsplit)": scripted_rsplit_at_stop,
 }
 
 
@@ -378,6 +412,11 @@ def test_one_step_mutants_fail(name: str) -> None:
     assert result.status == "failed", f"{name} was not caught:\n{result}"
 
 
+def test_scripted_model_names_the_late_cut() -> None:
+    text = str(check("02.scripted_model", scripted_cuts_at_last_occurrence))
+    assert "cut where the stop first occurs" in text
+
+
 def test_one_step_names_the_invented_observation() -> None:
     text = str(check("02.one_step", step_no_stop))
     assert "invented observation" in text and "stop=STOP" in text
@@ -494,6 +533,67 @@ def loop_forgets_earlier_steps(question, model, tools, max_steps=5):
     return f"Could not finish within {max_steps} steps."
 
 
+def loop_observation_only(question, model, tools, max_steps=5):
+    history = rc.build_prompt(question, tools.describe(), tools.names)
+    for _ in range(max_steps):
+        reply = model(history, STOP)
+        step = rc.parse_step(reply)
+        if isinstance(step, rc.FinalAnswer):
+            return step.answer
+        history += "\nObservation: " + _observation(step, tools)
+    return f"Could not finish within {max_steps} steps."
+
+
+def loop_reply_only(question, model, tools, max_steps=5):
+    history = rc.build_prompt(question, tools.describe(), tools.names)
+    for _ in range(max_steps):
+        reply = model(history, STOP)
+        step = rc.parse_step(reply)
+        if isinstance(step, rc.FinalAnswer):
+            return step.answer
+        _observation(step, tools)
+        history += "\n" + reply
+    return f"Could not finish within {max_steps} steps."
+
+
+def loop_observation_before_reply(question, model, tools, max_steps=5):
+    history = rc.build_prompt(question, tools.describe(), tools.names)
+    for _ in range(max_steps):
+        reply = model(history, STOP)
+        step = rc.parse_step(reply)
+        if isinstance(step, rc.FinalAnswer):
+            return step.answer
+        history += "\nObservation: " + _observation(step, tools) + "\n" + reply
+    return f"Could not finish within {max_steps} steps."
+
+
+def loop_action_without_thought(question, model, tools, max_steps=5):
+    history = rc.build_prompt(question, tools.describe(), tools.names)
+    for _ in range(max_steps):
+        reply = model(history, STOP)
+        step = rc.parse_step(reply)
+        if isinstance(step, rc.FinalAnswer):
+            return step.answer
+        if isinstance(step, rc.Action):
+            history += f"\nAction: {step.tool}\nAction Input: {step.input}"
+        history += "\nObservation: " + _observation(step, tools)
+    return f"Could not finish within {max_steps} steps."
+
+
+def loop_renders_the_step(question, model, tools, max_steps=5):
+    """A right answer: the reply rendered canonically instead of appended as written."""
+    history = rc.build_prompt(question, tools.describe(), tools.names)
+    for _ in range(max_steps):
+        reply = model(history, STOP)
+        step = rc.parse_step(reply)
+        if isinstance(step, rc.FinalAnswer):
+            return step.answer
+        written = render_action(step.thought, step.tool, step.input) \
+            if isinstance(step, rc.Action) else reply
+        history += "\n" + written + "\nObservation: " + _observation(step, tools)
+    return f"Could not finish within {max_steps} steps."
+
+
 def loop_stops_on_parse_error(question, model, tools, max_steps=5):
     history = rc.build_prompt(question, tools.describe(), tools.names)
     for _ in range(max_steps):
@@ -544,6 +644,10 @@ LOOP_MUTANTS = {
     "does not send the stop sequence": loop_no_stop,
     "does not feed observations back": loop_no_feedback,
     "keeps only the latest step": loop_forgets_earlier_steps,
+    "appends the observation without the reply": loop_observation_only,
+    "appends the reply without the observation": loop_reply_only,
+    "appends the observation before the reply": loop_observation_before_reply,
+    "keeps the action but not the thought": loop_action_without_thought,
     "gives up on a parse error": loop_stops_on_parse_error,
     "checks the limit before reading the last reply": loop_limit_checked_before_reading,
     "prompt without the tool list": loop_no_tools_in_prompt,
@@ -554,6 +658,17 @@ LOOP_MUTANTS = {
 def test_react_loop_reference_passes() -> None:
     result = check("02.react_loop", react_loop)
     assert result.status == "passed", str(result)
+
+
+def test_react_loop_accepts_a_canonically_rendered_reply() -> None:
+    result = check("02.react_loop", loop_renders_the_step)
+    assert result.status == "passed", str(result)
+
+
+def test_react_loop_names_the_missing_reply() -> None:
+    text = str(check("02.react_loop", loop_observation_only))
+    assert "does not hold the model's reply 1" in text
+    assert "never sees its own earlier thoughts and actions" in text
 
 
 @pytest.mark.parametrize("name", LOOP_MUTANTS)

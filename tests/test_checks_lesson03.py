@@ -14,6 +14,7 @@ import pytest
 
 import react_course as rc
 from react_course.checks import check
+from react_course.checks.lesson03.read_reply import READ_CASES
 
 
 def stub(*args):
@@ -127,7 +128,8 @@ FORMAT = ("Reply in one of these forms:\nThought: <your reasoning>\nAction: <too
 
 
 def tolerant(text, *, ignore_case=True, numbered=True, bold=True, multiline=True, balanced=True,
-             action_first=True, observation_is_error=True, show_format=True, guard=True):
+             action_first=True, observation_is_error=True, show_format=True, guard=True,
+             input_line_only=True, paragraphs=True):
     """The reference parser; each switch set to False is one typical mistake."""
     skip = r"[\s*#>_`-]*" if bold else r"\s*"
     number = r"\s*\d*" if numbered else ""
@@ -154,11 +156,12 @@ def tolerant(text, *, ignore_case=True, numbered=True, bold=True, multiline=True
         if kind == "final answer" and body:
             return rc.FinalAnswer(body)
         if kind == "action":
-            return _read_action(body, segments[at + 1:], message, balanced, guard)
+            return _read_action(body, segments[at + 1:], message, balanced, guard,
+                                input_line_only, paragraphs)
     return rc.ParseError("No Action or Final Answer line. " + message)
 
 
-def _read_action(body, rest, message, balanced, guard):
+def _read_action(body, rest, message, balanced, guard, input_line_only=True, paragraphs=True):
     name = re.match(r"(\w+)\s*", body)
     if name is None:
         if not guard:
@@ -178,8 +181,8 @@ def _read_action(body, rest, message, balanced, guard):
             tool_input = after[1: after.rfind("]")]
     elif after.strip():
         return rc.ParseError("The Action line holds only the tool name. " + message)
-    elif rest and rest[0][0] == "action input":
-        tool_input = rest[0][1]
+    elif rest and (rest[0][0] == "action input" or not input_line_only):
+        tool_input = rest[0][1] if paragraphs else rest[0][1].strip().split("\n\n")[0]
     else:
         return rc.ParseError("No Action Input line. " + message)
     tool_input = tool_input.strip()
@@ -261,6 +264,9 @@ PARSE_MUTANTS = {
     "error message without the format": partial(tolerant, show_format=False),
     "raises on an odd reply": partial(tolerant, guard=False),
     "Action Input runs to the end of the reply": input_to_the_end,
+    "the segment after Action: tool is the input, whatever its keyword":
+        partial(tolerant, input_line_only=False),
+    "a blank line ends the input": partial(tolerant, paragraphs=False),
     "tool name lowercased": lowercased_tool,
     "returns tuples, not rc.Action": returns_tuples,
     "an empty reply is an empty answer": empty_is_final,
@@ -368,8 +374,8 @@ def test_call_with_stops_feedback_says_what_to_send() -> None:
 def read_reference(raw, stops):
     kept = rc.cut_at_stop(raw, stops)
     step = rc.parse_step(kept)
-    parts = [step.discarded if isinstance(step, rc.Action) else "", raw[len(kept):]]
-    return step, "\n".join(part.strip() for part in parts if part.strip())
+    discarded = step.discarded if isinstance(step, rc.Action) else ""
+    return step, "\n".join(part for part in (discarded, raw[len(kept):]) if part)
 
 
 def read_without_stop_cut(raw, stops):
@@ -379,14 +385,14 @@ def read_without_stop_cut(raw, stops):
 
 def read_only_stop_cut(raw, stops):
     kept = rc.cut_at_stop(raw, stops)
-    return rc.parse_step(kept), raw[len(kept):].strip()
+    return rc.parse_step(kept), raw[len(kept):]
 
 
 def read_either_cut(raw, stops):
     kept = rc.cut_at_stop(raw, stops)
     step = rc.parse_step(kept)
     discarded = step.discarded if isinstance(step, rc.Action) else ""
-    return step, discarded or raw[len(kept):].strip()
+    return step, discarded or raw[len(kept):]
 
 
 def read_first_stop_only(raw, stops):
@@ -401,13 +407,34 @@ def read_raw_as_cut(raw, stops):
 def read_parses_raw_and_adds_both(raw, stops):
     kept = rc.cut_at_stop(raw, stops)
     step = rc.parse_step(raw)
-    parts = [step.discarded if isinstance(step, rc.Action) else "", raw[len(kept):]]
-    return step, "\n".join(part.strip() for part in parts if part.strip())
+    discarded = step.discarded if isinstance(step, rc.Action) else ""
+    return step, "\n".join(part for part in (discarded, raw[len(kept):]) if part)
 
 
 def read_returns_none_for_no_cut(raw, stops):
     step, cut = read_reference(raw, stops)
     return step, cut or None
+
+
+def read_strips_the_parts(raw, stops):
+    """The old answer key: right pieces, but a single newline where the loop has a blank line."""
+    kept = rc.cut_at_stop(raw, stops)
+    step = rc.parse_step(kept)
+    parts = [step.discarded if isinstance(step, rc.Action) else "", raw[len(kept):]]
+    return step, "\n".join(part.strip() for part in parts if part.strip())
+
+
+def read_stop_text_first(raw, stops):
+    kept = rc.cut_at_stop(raw, stops)
+    step = rc.parse_step(kept)
+    discarded = step.discarded if isinstance(step, rc.Action) else ""
+    return step, "\n".join(part for part in (raw[len(kept):], discarded) if part)
+
+
+def read_concatenated(raw, stops):
+    kept = rc.cut_at_stop(raw, stops)
+    step = rc.parse_step(kept)
+    return step, (step.discarded if isinstance(step, rc.Action) else "") + raw[len(kept):]
 
 
 READ_MUTANTS = {
@@ -418,6 +445,9 @@ READ_MUTANTS = {
     "returns the whole reply as the cut": read_raw_as_cut,
     "parses the raw reply and records twice": read_parses_raw_and_adds_both,
     "None instead of '' when nothing was cut": read_returns_none_for_no_cut,
+    "strips the parts": read_strips_the_parts,
+    "the text after the stop first": read_stop_text_first,
+    "joined without a newline": read_concatenated,
 }
 
 
@@ -429,6 +459,20 @@ def test_read_reply_accepts_the_reference() -> None:
 @pytest.mark.parametrize("name", READ_MUTANTS)
 def test_read_reply_rejects_wrong_solutions(name: str) -> None:
     assert check("03.read_reply", READ_MUTANTS[name]).status == "failed"
+
+
+def test_read_reply_feedback_names_the_mistake() -> None:
+    assert "no strip()" in str(check("03.read_reply", read_strips_the_parts))
+    assert "the order is reversed" in str(check("03.read_reply", read_stop_text_first))
+
+
+@pytest.mark.parametrize("case", READ_CASES, ids=[case[0] for case in READ_CASES])
+def test_read_reply_expects_the_loops_own_cut(case) -> None:
+    """Each expected cut is what rc.run_react records in step.cut for that reply."""
+    _, reply, stops, _, want, _ = case
+    model = rc.ScriptedModel([reply, "Final Answer: done", "Final Answer: done"], ignore_stops=True)
+    result = rc.run_react("How tall is the Eiffel Tower?", model, rc.default_tools(), stops=stops)
+    assert result.steps[0].cut == want
 
 
 # ---------------------------------------------------------------- every exercise

@@ -3,23 +3,34 @@
 No ``from __future__ import annotations`` here: the mutants' type hints must be
 real types, as in a student's notebook.
 
-The calculator mutants include ones with no exponent cap, or a cap applied after
-the power: the check must refuse them without ever computing ``9 ** 9 ** 9``
-(that would hang this test run, which is the point of the check's guard order).
+The calculator mutants include two easy mistakes: an exponent cap without a size cap,
+which lets ``(9 ** 100) ** 100`` through, and one that computes the power first and
+reports ``OverflowError`` as an exponent error. The check must refuse them on cheap
+probes, without ever computing ``9 ** 9 ** 9`` in this process (that would hang this
+test run); only a calculator that passes every cheap probe meets ``9 ** 9 ** 9``, in a
+forked child process that is killed after a short time.
 """
 
 import ast
 import difflib
 import inspect
+import math
 import operator
+import os
 import re
+import threading
+import time
 import typing
+from dataclasses import dataclass
 
 import pytest
 
 import react_course as rc
 from react_course.checks import check
-from react_course.checks.lesson04 import _LINES, _PREDICTIONS
+from react_course.checks.lesson04 import _LINES, _PREDICTIONS, _isolated
+from react_course.checks.lesson04.calculate import HUGE
+
+PARENT = os.getpid()
 
 # ------------------------------------------------------------------- references
 
@@ -58,63 +69,100 @@ def run_tool(tools: dict, name: str, text: str) -> str:
     except Exception as error:
         return (f"{name} failed with {type(error).__name__}: {error}. "
                 "Check the input against the tool description and try again.")
-    if result is None or not str(result).strip():
+    if _is_empty(result):
         return f"{name} returned nothing for {text!r}."
     return str(result)
+
+
+def _is_empty(result) -> bool:
+    empty_container = isinstance(result, list | dict | tuple | set) and not result
+    return result is None or empty_container or not str(result).strip()
 
 
 _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
         ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow}
 
 
-def make_calculator(cap: int | None = 100, *, check_after: bool = False, literal_cap: bool = False,
-                    attributes: bool = False, any_constant: bool = False, unary: bool = True,
-                    catch: bool = True, as_text: bool = True):
-    """The reference calculator, or one of its mutants."""
+def make_calculator(cap: int | None = 100, digits: int | None = 100, **options):
+    """The reference calculator, or one of its mutants (the options of ``_Calculator``)."""
+    return _Calculator(cap, digits, **options).calculate
 
-    def evaluate(node):
-        if isinstance(node, ast.Constant) and (any_constant or type(node.value) in (int, float)):
-            return node.value
-        if unary and isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
-            value = evaluate(node.operand)
-            return -value if isinstance(node.op, ast.USub) else value
-        if attributes and isinstance(node, ast.Attribute):
-            return getattr(evaluate(node.value), node.attr)
-        if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
-            left, right = evaluate(node.left), evaluate(node.right)
-            power = isinstance(node.op, ast.Pow) and cap is not None
-            if literal_cap:
-                too_big = power and isinstance(node.right, ast.Constant) and node.right.value > cap
-            else:
-                too_big = power and abs(right) > cap
-            if too_big and not check_after:
-                raise ValueError(f"exponent {right} is too large (at most {cap})")
-            result = _OPS[type(node.op)](left, right)
-            if too_big:
-                raise ValueError(f"exponent {right} is too large (at most {cap})")
-            return result
-        raise ValueError(f"{type(node).__name__} is not allowed")
 
-    def calculate(expression: str) -> str:
-        if not catch:
-            return str(evaluate(ast.parse(expression, mode="eval").body))
+@dataclass
+class _Calculator:
+    """``check_after`` computes a power before applying the caps; ``power_errors`` are the
+    exceptions of that computation reported as "the exponent is too large"."""
+
+    cap: int | None = 100
+    digits: int | None = 100
+    check_after: bool = False
+    literal_cap: bool = False
+    unsigned_cap: bool = False
+    size_abs: bool = True
+    power_errors: tuple = ()
+    attributes: bool = False
+    any_constant: bool = False
+    unary: bool = True
+    catch: bool = True
+    as_text: bool = True
+
+    def calculate(self, expression: str):
+        if not self.catch:
+            return str(self.evaluate(ast.parse(expression, mode="eval").body))
         try:
-            value = evaluate(ast.parse(expression, mode="eval").body)
+            value = self.evaluate(ast.parse(expression, mode="eval").body)
         except ZeroDivisionError:
             return "Error: division by zero"
         except Exception as error:
             return f"Error: {error}"
-        return str(value) if as_text else value
+        return str(value) if self.as_text else value
 
-    return calculate
+    def evaluate(self, node):
+        if isinstance(node, ast.Constant) and (self.any_constant or type(node.value) in (int, float)):
+            return node.value
+        if self.unary and isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            value = self.evaluate(node.operand)
+            return -value if isinstance(node.op, ast.USub) else value
+        if self.attributes and isinstance(node, ast.Attribute):
+            return getattr(self.evaluate(node.value), node.attr)
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+            left, right = self.evaluate(node.left), self.evaluate(node.right)
+            if isinstance(node.op, ast.Pow):
+                return self.power(node, left, right)
+            return _OPS[type(node.op)](left, right)
+        raise ValueError(f"{type(node).__name__} is not allowed")
+
+    def power(self, node, left, right):
+        if not self.check_after:
+            self.refuse_if_too_big(node, left, right)
+        try:
+            result = left ** right
+        except self.power_errors as error:
+            raise ValueError("the exponent is too large") from error
+        if self.check_after:
+            self.refuse_if_too_big(node, left, right)
+        return result
+
+    def refuse_if_too_big(self, node, left, right) -> None:
+        if self.cap is not None:
+            if self.literal_cap:
+                over = isinstance(node.right, ast.Constant) and node.right.value > self.cap
+            else:
+                over = (right if self.unsigned_cap else abs(right)) > self.cap
+            if over:
+                raise ValueError(f"the exponent {right} is too large (at most {self.cap})")
+        whole = isinstance(left, int) and isinstance(right, int)
+        if self.digits is not None and whole and abs(left) > 1 and right > 0:
+            if right * math.log10(abs(left) if self.size_abs else left) > self.digits:
+                raise ValueError(f"the result would have more than {self.digits} digits")
 
 
 calculate = make_calculator()
 
 
 def make_truncate(*, compare=operator.le, always=False, silent=False, marker_first_number="cut",
-                  reserve: str = "longest", keep_end: bool = False):
-    """The reference truncate, or one of its mutants."""
+                  reserve: str = "longest", keep_end: bool = False, boundary: str = ""):
+    """The reference truncate, or one of its mutants (or another right answer)."""
 
     def truncate(text: str, budget: int) -> str:
         if compare(len(text), budget) and not always:
@@ -126,11 +174,22 @@ def make_truncate(*, compare=operator.le, always=False, silent=False, marker_fir
         size = {"longest": len(longest), "one digit": len(longest) - len(str(total)) + 1,
                 "none": 0, "fixed 60": 60}[reserve]
         keep = max(0, budget - size)
-        head = text[-keep:] if keep_end and keep else text[:keep]
+        head = text[-keep:] if keep_end and keep else _back_to(text[:keep], boundary)
         first = {"cut": total - len(head), "shown": len(head), "total - budget": total - budget}
         return head + f"\n[truncated: {first[marker_first_number]} of {total} characters cut]"
 
     return truncate
+
+
+def _back_to(head: str, boundary: str) -> str:
+    """Cut a head back to a word or line boundary, as some right and some wrong answers do."""
+    if boundary in ("", "newline") or " " not in head:
+        return head if boundary != "newline" or "\n" not in head else head[:head.rfind("\n")]
+    last_space = head.rfind(" ")
+    last_white = max(last_space, head.rfind("\n"))
+    return {"before space": head[:last_space], "after space": head[:last_space + 1],
+            "whitespace": head[:last_white],
+            "two words": head[:head.rfind(" ", 0, last_space)]}[boundary]
 
 
 truncate = make_truncate()
@@ -258,7 +317,44 @@ def _no_str(tools, name, text):
     return run_tool(tools, name, text)
 
 
+def _empty_text_only(tools, name, text):
+    """Catches None and blank text, but shows an empty list as '[]'."""
+    if name in tools and _raises(tools[name], text) is None:
+        result = tools[name](text)
+        if result is not None and str(result).strip():
+            return str(result)
+    return run_tool(tools, name, text)
+
+
+def _wording(template):
+    """The reference, with another wording for an empty result."""
+    def run(tools, name, text):
+        if name in tools and _raises(tools[name], text) is None and _is_empty(tools[name](text)):
+            return template.format(name=name, text=text)
+        return run_tool(tools, name, text)
+    return run
+
+
+RUN_TOOL_ACCEPTED = {
+    "the library's wording": _wording("{name} returned no result for {text!r}."),
+    "an empty result": _wording("{name} gave an empty result for {text!r}."),
+    "no data": _wording("No data came back from {name} for {text!r}."),
+    "the library's own registry": lambda tools, name, text: rc.ToolRegistry(
+        {n: _one_text(f) for n, f in tools.items()}).run(name, text),
+}
+
+
+def _one_text(function):
+    def tool(text: str):
+        """A sample tool. Example input: pen"""
+        return function(text)
+    return tool
+
+
 RUN_TOOL_MUTANTS = {
+    "empty list shown as '[]'": _empty_text_only,
+    "empty result reported as a bare 'Error.'": _wording("Error."),
+    "empty result reported as 'None'": _wording("{name} returned None"),
     "runs the closest name (difflib)": _closest,
     "runs a name in another case": _lowered,
     "exception swallowed into ''": _swallowing(""),
@@ -283,10 +379,17 @@ def _eval_calculator(expression):
 
 CALCULATE_MUTANTS = {
     "eval with empty builtins": _eval_calculator,
-    "no exponent cap": make_calculator(cap=None),
+    "no cap at all": make_calculator(cap=None, digits=None),
+    "exponent cap only (lets (9 ** 100) ** 100 through)": make_calculator(digits=None),
+    "computes first, OverflowError reported as an exponent error": make_calculator(
+        check_after=True, power_errors=(OverflowError,)),
+    "computes first, then checks the caps": make_calculator(check_after=True),
+    "size cap only": make_calculator(cap=None),
+    "exponent cap without abs (lets 0 ** -101 divide by zero)": make_calculator(unsigned_cap=True),
+    "size cap without abs (fails on a negative base)": make_calculator(size_abs=False),
+    "size cap of 1000 digits": make_calculator(digits=1000),
     "raises instead of returning an error text": make_calculator(catch=False),
     "attribute access allowed": make_calculator(attributes=True),
-    "exponent checked after the power is computed": make_calculator(check_after=True),
     "cap only on a literal exponent": make_calculator(literal_cap=True),
     "cap off by one (refuses 100)": make_calculator(cap=99),
     "cap of 1000, as the library's": make_calculator(cap=1000),
@@ -296,7 +399,19 @@ CALCULATE_MUTANTS = {
     "the library's calculate (allows functions, caps at 1000)": rc.calculate,
 }
 
+# Passes every cheap probe, yet computes 9 ** 9 ** 9 before refusing it: only the separate process
+# catches it. Tested on its own, with a short time limit for the child.
+COMPUTES_FIRST_HIDING_ERRORS = make_calculator(check_after=True, power_errors=(ArithmeticError,))
+
+TRUNCATE_ACCEPTED = {
+    "cut back to the last space, as rc.truncate does": make_truncate(boundary="before space"),
+    "cut back to just after the last space": make_truncate(boundary="after space"),
+    "cut back to the last space or newline": make_truncate(boundary="whitespace"),
+}
+
 TRUNCATE_MUTANTS = {
+    "cut back two words": make_truncate(boundary="two words"),
+    "cut back to the last newline": make_truncate(boundary="newline"),
     "silent cut": make_truncate(silent=True),
     "short text gets a marker too": make_truncate(always=True),
     "marker counts the budget, not the cut": make_truncate(marker_first_number="total - budget"),
@@ -354,28 +469,86 @@ def test_wrong_solution_fails(exercise: str, name: str, wrong) -> None:
     assert result.status == "failed", f"{name} was accepted:\n{result}"
 
 
+ACCEPTED = [("04.run_tool", name, right) for name, right in RUN_TOOL_ACCEPTED.items()] + [
+    ("04.truncate", name, right) for name, right in TRUNCATE_ACCEPTED.items()]
+
+
+@pytest.mark.parametrize(("exercise", "name", "right"), ACCEPTED, ids=[f"{e}:{n}" for e, n, _ in ACCEPTED])
+def test_other_right_answers_pass(exercise: str, name: str, right) -> None:
+    result = check(exercise, right)
+    assert result.status == "passed", f"{name} was rejected:\n{result}"
+
+
 def test_each_catalogue_has_at_least_five_mutants() -> None:
     assert all(len(catalogue) >= 5 for _, catalogue in EXERCISES.values())
 
 
-def test_calculator_without_cap_is_failed_without_running_the_huge_power() -> None:
-    asked: list[str] = []
-    uncapped = make_calculator(cap=None)
-
+def _spy(calculate, asked: list[str]):
+    """Records what this process asked; raises if it is ever asked the huge power."""
     def spy(expression: str) -> str:
         asked.append(expression)
-        if "9 ** 9 ** 9" in expression:
-            raise AssertionError("the check ran 9 ** 9 ** 9 on a calculator without a cap")
-        return uncapped(expression)
-
-    text = str(check("04.calculate", spy))
-    assert "9 ** 9 ** 9 was NOT run" in text and "2 ** 101" in text
-    assert "9 ** 9 ** 9" not in asked
+        if expression == HUGE and os.getpid() == PARENT:
+            raise AssertionError("the check ran 9 ** 9 ** 9 in the student's own process")
+        return calculate(expression)
+    return spy
 
 
-def test_late_cap_is_caught_by_the_overflow_probe() -> None:
-    text = str(check("04.calculate", make_calculator(check_after=True)))
-    assert "calculate('10.0 ** 400')" in text and "9 ** 9 ** 9 was NOT run" in text
+@pytest.mark.parametrize("name", [
+    "no cap at all",
+    "exponent cap only (lets (9 ** 100) ** 100 through)",
+    "computes first, OverflowError reported as an exponent error",
+])
+def test_easy_mistakes_fail_fast_without_the_huge_power(name: str) -> None:
+    asked: list[str] = []
+    started = time.perf_counter()
+    text = str(check("04.calculate", _spy(CALCULATE_MUTANTS[name], asked)))
+    assert time.perf_counter() - started < 2, "the check should reject these on cheap probes"
+    assert HUGE not in asked and "9 ** 9 ** 9 was NOT run" in text
+
+
+def test_exponent_cap_alone_is_caught_by_the_towers() -> None:
+    text = str(check("04.calculate", CALCULATE_MUTANTS["exponent cap only (lets (9 ** 100) ** 100 through)"]))
+    assert "FAIL  results of more than 100 digits are refused" in text
+    assert "calculate('11 ** 100') returned" in text
+
+
+def test_computing_first_is_caught_by_a_cheap_probe() -> None:
+    text = str(check("04.calculate", CALCULATE_MUTANTS[
+        "computes first, OverflowError reported as an exponent error"]))
+    assert "FAIL  the exponent is checked before the power is computed" in text
+    assert "calculate('0 ** -101') returned 'Error: division by zero'" in text
+
+
+@pytest.mark.skipif(not _isolated.can_fork(), reason="needs os.fork")
+def test_huge_power_runs_in_a_child_that_is_killed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_isolated, "CHILD_SECONDS", 0.5)
+    asked: list[str] = []
+    threads = threading.active_count()
+    started = time.perf_counter()
+    result = check("04.calculate", _spy(COMPUTES_FIRST_HIDING_ERRORS, asked))
+    assert time.perf_counter() - started < 5
+    failed = [c for c in result.cases if c.status == "failed"]
+    assert [c.name for c in failed] == ["9 ** 9 ** 9 is refused, not computed (run in a separate process)"]
+    assert "computes the power before it checks the caps" in failed[0].message
+    assert HUGE not in asked  # the child asked it; this process never did
+    assert threading.active_count() <= threads, "a case thread was left running"
+
+
+def test_without_fork_the_huge_power_is_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_isolated, "can_fork", lambda: False)
+    asked: list[str] = []
+    result = check("04.calculate", _spy(calculate, asked))
+    assert result.status == "passed" and HUGE not in asked
+    assert any("skipped" in c.name for c in result.cases)
+    assert check("04.calculate", COMPUTES_FIRST_HIDING_ERRORS).status == "passed"  # the known gap
+
+
+def test_child_reports_what_came_back() -> None:
+    if not _isolated.can_fork():
+        pytest.skip("needs os.fork")
+    assert _isolated.call_in_child(calculate, "2 ** 101")[0] == "text"
+    assert _isolated.call_in_child(make_calculator(catch=False), "x")[0] == "raised"
+    assert _isolated.call_in_child(make_calculator(as_text=False), "2")[0] == "other"
 
 
 def test_feedback_is_specific() -> None:

@@ -14,18 +14,29 @@ from .. import exercise
 from ..framework import Case
 from .common import answer_for
 
+CLOSE = 0.5  # a number within half a point of the answer is the answer, rounded (70.9 or 71)
+
 
 def _number(right: float, wrong: dict[float, str], generic: str) -> Callable[[Any], bool | str]:
+    """A test for a number: the answer rounded is fine; a trap gets its own message.
+
+    No trap may lie within ``CLOSE`` of the answer (the tests check this), so
+    accepting a rounded answer never accepts a trap.
+    """
+
     def test(got: Any) -> bool | str:
         if isinstance(got, bool) or not isinstance(got, int | float):
             return f"write a number such as 12.5, not {type(got).__name__} {got!r}"
-        if abs(got - right) < 1e-9:
+        if abs(got - right) <= CLOSE + 1e-9:
             return True
         for value, why in wrong.items():
             if abs(got - value) < 1e-9:
                 return why
+        if 0 < got < 1 and abs(got * 100 - right) <= CLOSE + 1e-9:
+            return "Write it in percent, as a number of percent (12 for 12%), not as a fraction."
         return generic
 
+    test.traps = dict(wrong)  # the tests check that no trap is accepted
     return test
 
 
@@ -85,9 +96,13 @@ PAPER_QUESTIONS: dict[str, tuple[Callable[[Any], bool | str], str]] = {
     ),
     "reasoning_error_share": (
         _number(47, {
-            0.47: "Write the share in percent, as a number of percent (12 for 12%), not as a fraction.",
-            23: "23% is the next group: searches that returned nothing useful. Reasoning errors, "
-                "repetitive loops among them, were the largest group.",
+            23: "23% is the share where the search returned nothing useful. Reasoning errors, "
+                "repetitive loops among them, were the largest share.",
+            29: "29% is label ambiguity: answers right in substance that did not match the "
+                "dataset's label exactly. The question asks about reasoning errors.",
+            56: "56% is chain of thought's largest failure, hallucination: the question asks "
+                "about ReAct's failures.",
+            0: "0% is ReAct's share of hallucination, not of reasoning errors.",
         }, "That is not the share the error analysis gives for reasoning errors."),
         "Reread the error analysis in the lesson: the largest group of ReAct's HotpotQA failures.",
     ),
@@ -119,12 +134,12 @@ PAPER_QUESTIONS: dict[str, tuple[Callable[[Any], bool | str], str]] = {
     "01.paper_facts",
     "the ReAct paper's numbers and their caveats",
     hints=(
-        "Every answer is in the lesson's section on the paper's results; the numbers are from "
-        "its main table (PaLM-540B, few-shot).",
+        "Every answer is in the lesson's section on the paper's results (PaLM-540B, few-shot): "
+        "the HotpotQA and FEVER table, the error analysis and the decision-making results.",
         "A number that appears elsewhere (a re-run with another model, an appendix, another row) "
         "is a trap: the failed case says which one you picked.",
-        "Numbers are Python numbers (27.4, not '27.4'), yes/no answers are True or False, "
-        "choices are one letter.",
+        "Numbers are Python numbers (12.5, not '12.5'; rounded to a whole number is fine), yes/no "
+        "answers are True or False, choices are one letter.",
     ),
 )
 def paper_facts_cases(answers: Any):

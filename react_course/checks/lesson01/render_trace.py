@@ -53,6 +53,7 @@ def _paris_run_data() -> tuple[str, list[dict[str, str]], str, str]:
 
 
 SHOP_Q = "What do 3 notebooks and 2 pens cost?"
+NOTEBOOK_Q = "What does one notebook cost?"
 NOTEBOOK = _step("I need the price of a notebook.", "price", "notebook", "A notebook costs 4.")
 PEN = _step("Now I need the price of a pen.", "price", "pen", "A pen costs 2.")
 TOTAL = _step("Three notebooks at 4 and two pens at 2.", "calculate", "3 * 4 + 2 * 2", "16")
@@ -85,10 +86,10 @@ def render_trace_cases(render_trace: Any):
 def _shop_rows() -> list[tuple]:
     """The shop question: one step, then three."""
     return [(
-        "one step and an answer", (SHOP_Q, [NOTEBOOK], "A notebook costs 4."),
-        f"Question: {SHOP_Q}\nThought: I need the price of a notebook.\nAction: price\n"
+        "one step and an answer", (NOTEBOOK_Q, [NOTEBOOK], "4"),
+        f"Question: {NOTEBOOK_Q}\nThought: I need the price of a notebook.\nAction: price\n"
         "Action Input: notebook\nObservation: A notebook costs 4.\n"
-        "Thought: I now know the answer\nFinal Answer: A notebook costs 4.",
+        "Thought: I now know the answer\nFinal Answer: 4",
         "Question first; then Thought, Action, Action Input and Observation for the step; "
         "then the final Thought and the Final Answer.",
     ), (
@@ -114,9 +115,11 @@ def _library_rows() -> list[tuple]:
 
 
 def _edge_rows() -> list[tuple]:
-    """Steps without a thought, no steps, no answer, an observation of several lines."""
-    no_key = {"tool": "search", "input": "Paris tower 1889", "observation": NO_PAGE}
+    """No thought, no 'thought' key, no final thought, no steps, no answer, a multi-line observation."""
+    no_key = {"tool": "search", "input": "Eiffel Tower", "observation": EIFFEL}
     multi = "Could not find 'Paris tower'. Similar:\n1. Paris\n2. Tour Montparnasse"
+    by_name = _step("The tower of 1889 is the Eiffel Tower: search for it by name.", "search",
+                    "Eiffel Tower", EIFFEL)
     return [(
         "a step without a thought (act-only)",
         (QUESTION, [_step("", "search", "Eiffel Tower", EIFFEL)], "330 m"),
@@ -124,9 +127,17 @@ def _edge_rows() -> list[tuple]:
         "Thought: I now know the answer\nFinal Answer: 330 m",
         "When a step's thought is empty, write no Thought line for it (not an empty 'Thought: ').",
     ), (
-        "a step with no 'thought' key at all", (QUESTION, [no_key], None),
-        f"Question: {QUESTION}\nAction: search\nAction Input: Paris tower 1889\nObservation: {NO_PAGE}",
+        "a step with no 'thought' key at all", (QUESTION, [no_key], "330 m"),
+        f"Question: {QUESTION}\nAction: search\nAction Input: Eiffel Tower\nObservation: {EIFFEL}\n"
+        "Thought: I now know the answer\nFinal Answer: 330 m",
         "Read the thought with step.get('thought', ''): an act-only step may have no such key.",
+    ), (
+        "an empty final thought: no final Thought line",
+        (QUESTION, [by_name], "330 m", ""),
+        f"Question: {QUESTION}\nThought: {by_name['thought']}\nAction: search\n"
+        f"Action Input: Eiffel Tower\nObservation: {EIFFEL}\nFinal Answer: 330 m",
+        "When final_thought is empty, write no final 'Thought: ' line: the Final Answer line "
+        "comes straight after the last observation.",
     ), (
         "no steps: a reason-only answer",
         (QUESTION, [], "324 m", "It is the Eiffel Tower, 324 m tall."),
@@ -141,10 +152,14 @@ def _edge_rows() -> list[tuple]:
         "and write no final Thought and no 'Final Answer: None'.",
     ), (
         "a multi-line observation, kept as it is",
-        (QUESTION, [_step("Search.", "search", "Paris tower", multi)], None),
+        (QUESTION, [_step("Search.", "search", "Paris tower", multi), by_name], "330 m"),
         f"Question: {QUESTION}\nThought: Search.\nAction: search\nAction Input: Paris tower\n"
-        f"Observation: {multi}",
-        "Write 'Observation: ' and then the observation exactly as the tool returned it.",
+        f"Observation: {multi}\nThought: {by_name['thought']}\nAction: search\n"
+        f"Action Input: Eiffel Tower\nObservation: {EIFFEL}\n"
+        "Thought: I now know the answer\nFinal Answer: 330 m",
+        "The first observation has three lines: write 'Observation: ' and then the tool's text "
+        "exactly as given, its newlines included (no stripping, splitting or indenting), and go "
+        "on with the next step after its last line.",
     )]
 
 

@@ -25,7 +25,15 @@ from .common import (
     UNREADABLE,
     Text,
     logged_tools,
-    stop_was_sent,
+)
+from .loop_prompts import (
+    calls,
+    every_stop,
+    fed_back,
+    first_prompt,
+    reads_on,
+    replies_kept,
+    show_scratchpads,
 )
 
 
@@ -33,15 +41,6 @@ def never_answers() -> ReactiveModel:
     """A model that asks for a new price on every call and never gives a final answer."""
     return ReactiveModel(respond=lambda pad: (
         f"Thought: I still need more prices.\nAction: price\nAction Input: item {len(pad.steps) + 1}"))
-
-
-def calls(n: int) -> str:
-    """The number of model calls, in words for a message.
-
-    >>> calls(1), calls(3)
-    ('1 model call', '3 model calls')
-    """
-    return f"{n} model call{'s' * (n != 1)}"
 
 
 def _loop(react_loop: Callable, model: Any, tools: ToolRegistry, max_calls: int,
@@ -90,41 +89,6 @@ def _prompts(react_loop: Callable, script: list[str]) -> list[Any]:
     return model.calls
 
 
-def _stopped_after(records: list[Any], expected: int) -> bool | str:
-    if len(records) == expected:
-        return True
-    if len(records) > expected:
-        return (f"your loop made {calls(len(records))}; reply {expected} was the final answer, "
-                "so it should have stopped there")
-    return f"your loop stopped after {calls(len(records))}, expected {calls(expected)}"
-
-
-def _fed_back(records: list[Any]) -> bool | str:
-    if len(records) >= 2 and "A notebook costs 4." not in records[1].prompt:
-        return "the second prompt does not hold the first observation ('A notebook costs 4.')"
-    if len(records) >= 3 and ("A pen costs 2." not in records[2].prompt
-                              or ASK_NOTEBOOK.splitlines()[1] not in records[2].prompt):
-        return "the third prompt lost earlier steps: keep appending to one history"
-    return _stopped_after(records, 3)
-
-
-def _every_stop(records: list[Any]) -> bool | str:
-    missing = [i + 1 for i, call in enumerate(records) if not stop_was_sent(call.stop)]
-    return True if records and not missing else f"no '\\nObservation' stop on call(s) {missing}"
-
-
-def _first_prompt(records: list[Any]) -> bool | str:
-    prompt = records[0].prompt if records else ""
-    missing = [word for word in (QUESTION, "price", "calculate") if word not in prompt]
-    return True if not missing else f"the first prompt does not mention {missing}"
-
-
-def _reads_on(records: list[Any], text: str) -> bool | str:
-    if len(records) >= 2 and text not in records[1].prompt:
-        return f"the second prompt does not contain {text!r}"
-    return _stopped_after(records, 2)
-
-
 @exercise(
     "02.react_loop",
     "the loop with its step limit",
@@ -141,6 +105,7 @@ def _reads_on(records: list[Any], text: str) -> bool | str:
 def react_loop_cases(react_loop: Callable) -> Any:
     yield from _answer_cases(react_loop)
     yield from _prompt_cases(react_loop)
+    yield from _request_cases(react_loop)
     yield from _limit_cases(react_loop)
     yield from _reply_cases(react_loop)
 
@@ -171,12 +136,12 @@ def _answer_cases(react_loop: Callable) -> Iterator[Case]:
 
 
 def _prompt_cases(react_loop: Callable) -> Iterator[Case]:
-    """What the model is sent: the tools and the question, every observation so far, the stop."""
+    """The run so far in every prompt: each observation and each of the model's replies."""
     shop = "tools = a price/calculate registry"
     yield Case(
         "each observation is in the next prompt",
         lambda: _prompts(react_loop, [ASK_NOTEBOOK, ASK_PEN, ANSWER]),
-        test=_fed_back,
+        test=fed_back,
         expected=Text("call 2 sees 'A notebook costs 4.', call 3 sees both prices"),
         show=lambda records: calls(len(records)),
         given=f"react_loop(question, model, tools), {shop}, the model asking for the notebook, "
@@ -185,9 +150,27 @@ def _prompt_cases(react_loop: Callable) -> Iterator[Case]:
              "to it on every step; send the whole of it each time.",
     )
     yield Case(
+        "the model's own replies are in the next prompt",
+        lambda: _prompts(react_loop, [ASK_NOTEBOOK, ASK_PEN, ANSWER]),
+        test=replies_kept,
+        expected=Text("after the question, call 2 sees reply 1 (Thought, Action, Action Input) "
+                      "then 'A notebook costs 4.'; call 3 sees replies 1 and 2, each before its "
+                      "observation"),
+        show=show_scratchpads,
+        given=f"react_loop(question, model, tools), {shop}, the model replying {ASK_NOTEBOOK!r}, "
+              "then asking for the pen, then answering",
+        hint="Append the reply itself, then its observation: history += '\\n' + reply + "
+             "'\\nObservation: ' + observation. With the observation alone the model cannot "
+             "see what it asked for, so it may ask again or lose its plan.",
+    )
+
+
+def _request_cases(react_loop: Callable) -> Iterator[Case]:
+    """The rest of each request: the stop on every call, the tools and question in the first."""
+    yield Case(
         "every call sends the stop sequence",
         lambda: _prompts(react_loop, [ASK_NOTEBOOK, ASK_PEN, ANSWER]),
-        test=_every_stop,
+        test=every_stop,
         expected=Text("stop=['\\nObservation'] on every call"),
         show=lambda records: str([call.stop for call in records]),
         given="react_loop(question, model, tools); the stop sent with each call",
@@ -196,7 +179,7 @@ def _prompt_cases(react_loop: Callable) -> Iterator[Case]:
     yield Case(
         "the first prompt holds the tools and the question",
         lambda: _prompts(react_loop, [ANSWER]),
-        test=_first_prompt,
+        test=first_prompt,
         expected=Text("the question and the names price, calculate"),
         show=lambda records: describe(records[0].prompt[-200:] if records else None, 240),
         given="react_loop(question, model, tools); the first prompt",
@@ -251,7 +234,7 @@ def _reply_cases(react_loop: Callable) -> Iterator[Case]:
     yield Case(
         "a reply that cannot be read does not end the loop",
         lambda: _prompts(react_loop, [UNREADABLE, ANSWER]),
-        test=lambda records: _reads_on(records, "Could not read your reply"),
+        test=lambda records: reads_on(records, "Could not read your reply"),
         expected=Text("a second call whose prompt holds the parse error's message"),
         show=lambda records: calls(len(records)),
         given=f"react_loop(question, model, tools), the first reply being {UNREADABLE!r}",
@@ -262,7 +245,7 @@ def _reply_cases(react_loop: Callable) -> Iterator[Case]:
         "an unknown tool does not crash the loop",
         lambda: _prompts(react_loop, ["Thought: I need a price.\nAction: cost\nAction Input: pen",
                                       ANSWER]),
-        test=lambda records: _reads_on(records, "Unknown tool 'cost'"),
+        test=lambda records: reads_on(records, "Unknown tool 'cost'"),
         expected=Text("a second call whose prompt says the tool is unknown"),
         show=lambda records: calls(len(records)),
         given="react_loop(question, model, tools), the first reply asking for a tool 'cost'",

@@ -1,9 +1,10 @@
 """Check ``02.scripted_model``: a model that plays back a script of replies.
 
 The cases check the order of the replies, the cut at the stop sequences
-(the earliest one in the reply, and without the stop itself), the record of
-prompts, a clear RuntimeError when the script runs out, and that two models
-share nothing with each other or with the caller's list.
+(where a stop first occurs in the reply, whichever stop that is, and without
+the stop itself), the record of prompts, a clear RuntimeError when the script
+runs out, and that two models share nothing with each other or with the
+caller's list.
 """
 
 from __future__ import annotations
@@ -18,16 +19,21 @@ from .common import Text
 OBS_REPLY = ("Thought: I need the price of a pen.\nAction: price\nAction Input: pen\n"
              "Observation: A pen costs 99.")
 CUT_REPLY = "Thought: I need the price of a pen.\nAction: price\nAction Input: pen"
+TWICE_REPLY = (CUT_REPLY + "\nObservation: A pen costs 99.\nThought: So 2 pens cost 198."
+               "\nObservation: 198 is right.")
 
 
 def _cut_test(got: Any) -> bool | str:
     if got == CUT_REPLY:
         return True
-    if isinstance(got, str) and got.startswith(CUT_REPLY + "\nObservation") and "99" not in got:
-        return "the stop sequence itself was kept: cut just before it, so it is not returned"
-    if got == OBS_REPLY:
+    if not (isinstance(got, str) and got.startswith(CUT_REPLY + "\nObservation")):
+        return False
+    if got in (OBS_REPLY, TWICE_REPLY):
         return "the reply was not cut: everything from the stop sequence on must go"
-    return False
+    if "99" not in got:
+        return "the stop sequence itself was kept: cut just before it, so it is not returned"
+    return ("the reply was cut at a later '\\nObservation', so the invented observation "
+            "before it was kept: cut where the stop first occurs")
 
 
 def _after_last_reply(make: Callable, replies: list[str]) -> BaseException | tuple[str, Any]:
@@ -109,6 +115,7 @@ def _caller_list_kept(make: Callable) -> list[str]:
 def scripted_model_cases(make: Callable) -> Any:
     yield from _reply_cases(make)
     yield from _stop_cases(make)
+    yield from _where_cases(make)
     yield from _record_cases(make)
     yield from _isolation_cases(make)
 
@@ -132,7 +139,7 @@ def _reply_cases(make: Callable) -> Iterator[Case]:
 
 
 def _stop_cases(make: Callable) -> Iterator[Case]:
-    """The reply is cut just before the earliest stop found in it."""
+    """The reply is cut just before the stop, passed by name or by position."""
     yield Case(
         "the reply is cut just before the stop sequence",
         lambda: make([OBS_REPLY])("prompt", stop=["\nObservation"]),
@@ -149,6 +156,10 @@ def _stop_cases(make: Callable) -> Iterator[Case]:
         given=f"make_scripted_model([{OBS_REPLY!r}])('prompt', ['\\nObservation'])",
         hint="Define the model as def model(prompt, stop=None): so stop works by position and by name.",
     )
+
+
+def _where_cases(make: Callable) -> Iterator[Case]:
+    """Where to cut: the first place any stop occurs, and nowhere if none does."""
     two_stops = CUT_REPLY + "\nQuestion: And a ruler?\nObservation: A pen costs 99."
     yield Case(
         "several stops: cut at the one that comes first in the reply",
@@ -157,6 +168,16 @@ def _stop_cases(make: Callable) -> Iterator[Case]:
         given=f"make_scripted_model([{two_stops!r}])('prompt', ['\\nObservation', '\\nQuestion'])",
         hint="'\\nQuestion' is second in the list but first in the reply. Cut at the smallest "
              "index over all the stops found, not at the first stop in the list.",
+    )
+    yield Case(
+        "a stop that occurs twice: cut at its first occurrence",
+        lambda: make([TWICE_REPLY])("prompt", ["\nObservation"]),
+        expected=CUT_REPLY,
+        test=_cut_test,
+        given=f"make_scripted_model([{TWICE_REPLY!r}])('prompt', ['\\nObservation'])",
+        hint="reply.find(stop) gives the first occurrence; reply.rfind(stop) and "
+             "reply.rsplit(stop, 1) give the last, and keep everything the model invented "
+             "between the two.",
     )
     yield Case(
         "a stop that is not in the reply changes nothing",

@@ -59,6 +59,12 @@ PARSE_CASES: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
      'Thought: I need the order.\nAction: get_order\nAction Input: {\n  "order_id": 88213\n}',
      ("action", "get_order", '{\n  "order_id": 88213\n}'),
      "The input runs over every line up to the next keyword line (or the end), newlines kept."),
+    ("an input with paragraphs: blank lines kept",
+     "Action: send_reply\nAction Input: Hello Asha,\n\nYour refund of 25 INR is on its way.\n\n"
+     "The support team",
+     ("action", "send_reply", "Hello Asha,\n\nYour refund of 25 INR is on its way.\n\nThe support team"),
+     "A blank line does not end the input: it runs to the next keyword line, blank lines included, "
+     "so a message with paragraphs arrives whole. Do not split at '\\n\\n'."),
     ("multi-line final answer",
      "Thought: I have the policy.\nFinal Answer: Refund 25 INR:\n- the delivery fee (62 minutes late)\n"
      "- not the item price",
@@ -109,6 +115,12 @@ PARSE_CASES: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
      "Action Input: Eiffel Tower",
      ("error",),
      "Without an Action line there is no tool to run: return a ParseError."),
+    ("an Action with no Action Input line",
+     "Thought: I need the height.\nAction: search\nObservation: The Eiffel Tower is 500 m tall.",
+     ("error",),
+     "A bare tool name takes its input from the next segment only if that segment is an Action "
+     "Input. Here it is an invented Observation, not an input: return a ParseError that asks for "
+     "the Action Input line."),
     ("odd replies never raise",
      "",
      ("any",),

@@ -4,7 +4,9 @@ Five exercises, one module each, in the order the lesson meets them:
 
 - ``tool_list.py``, ``04.tool_list``: the prompt's tool list from names, type hints and docstrings;
 - ``run_tool.py``, ``04.run_tool``: run a tool by exact name; every failure becomes an observation;
-- ``calculate.py``, ``04.calculate``: a calculator that parses with ``ast``, never ``eval``;
+- ``calculate.py``, ``04.calculate``: a calculator that parses with ``ast``, never ``eval``, and
+  checks every power against two caps before computing it (``_isolated.py`` runs the one probe
+  that could hang, ``9 ** 9 ** 9``, in a forked child process that is killed after two seconds);
 - ``truncate.py``, ``04.truncate``: cut a long observation to a budget, with a marker;
 - ``predictions.py``, ``04.predictions``: predict the cost and the ending of the slip run.
 

@@ -1,31 +1,48 @@
 """Check 04.calculate: a calculator that parses with ``ast`` and never evaluates Python.
 
-The check never runs ``9 ** 9 ** 9`` on a calculator that has not first
-refused cheap powers above its cap: without a cap that expression would run
-inside C code for hours, where no time limit can stop it. ``_huge_power``
-sends it only after the calculator refused every one of ``_CAP_PROBES``.
+Powers need two caps, both decided before the power is computed: exponents
+above 100 are refused, and so is an integer power whose result would have more
+than about 100 digits. The exponent cap alone lets towers through: in
+``(9 ** 100) ** 100`` every exponent is 100, yet the result has 9,543 digits,
+and two more ``** 100`` run for minutes.
+
+No expression sent to the calculator in the student's own process can hang it:
+each one is cheap to compute even for a calculator without caps (``2 ** 10000``
+is instant). ``9 ** 9 ** 9``, which would run inside one C call for hours,
+where no thread time limit can stop it, is sent only to a forked child process
+that is killed after ``CHILD_SECONDS`` (see ``_isolated.py``), and only after
+the calculator refused every cheap probe. Without ``os.fork`` it is skipped.
 """
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import exercise
 from ..framework import Case, describe
+from . import _isolated
 
-# Cheap powers above the cap, all refused before 9 ** 9 ** 9 is tried: 10.0 ** 400 overflows
-# (so a cap checked after computing the power shows), 2 ** (10 * 11) has no literal exponent.
-_CAP_PROBES = ("2 ** 101", "10.0 ** 400", "2 ** (10 * 11)")
+HUGE = "9 ** 9 ** 9"
+# Exponents above 100, each refused with an error about the exponent.
+_EXPONENT = ("2 ** 101", "2 ** (10 * 11)", "(-3) ** 150")
+# Computing these first raises (division by zero, float overflow): an exponent error shows the order.
+_ORDER = ("0 ** -101", "10.0 ** 400")
+# Exponents of at most 100 whose results are too long; all cheap to compute: 9 ** 10000 is instant.
+_SIZE = ("11 ** 100", "(-11) ** 100", "(2 ** 100) ** 100", "(9 ** 100) ** 100 % 7")
+_GATE = {**dict.fromkeys(_EXPONENT + _ORDER, "exponent"), **dict.fromkeys(_SIZE, "digits")}
 
 
 def _is_error(got: Any) -> bool:
     return isinstance(got, str) and got.startswith("Error:")
 
 
-def _value_of(got: Any) -> float | None:
+def _wrong_value(answer: str, value: int | float) -> bool:
+    if isinstance(value, int) and abs(value) > 2 ** 53:  # beyond a float: every digit must be right
+        return answer.strip() != str(value)
     try:
-        return float(got)
-    except (TypeError, ValueError):
-        return None
+        number = float(answer)
+    except (TypeError, ValueError, OverflowError):
+        return True
+    return abs(number - value) > 1e-9 * max(1.0, abs(value))
 
 
 def _all_right(expected: dict[str, int | float]) -> Callable[[dict], bool | str]:
@@ -35,20 +52,21 @@ def _all_right(expected: dict[str, int | float]) -> Callable[[dict], bool | str]
             if not isinstance(answer, str):
                 return (f"calculate({expression!r}) returned {type(answer).__name__}: "
                         "return text, e.g. str(value)")
-            number = _value_of(answer)
-            if number is None or abs(number - value) > 1e-9 * max(1.0, abs(value)):
-                return f"calculate({expression!r}) returned {answer!r}; it should be {value}"
+            if _wrong_value(answer, value):
+                return f"calculate({expression!r}) returned {describe(answer, 80)}; it should be {value}"
         return True
     return test
 
 
-def _all_errors(why: str, must_say: str = "") -> Callable[[dict], bool | str]:
+def _all_errors(must_say: dict[str, str], why: str) -> Callable[[dict], bool | str]:
     def test(got: dict) -> bool | str:
         for expression, answer in got.items():
             if not _is_error(answer):
                 return f"calculate({expression!r}) returned {describe(answer, 80)}: {why}"
-            if must_say and must_say not in answer.lower():
-                return f"calculate({expression!r}) returned {answer!r}: the error should say {must_say!r}"
+            word = must_say[expression]
+            if word not in answer.lower():
+                return (f"calculate({expression!r}) returned {describe(answer, 100)}: "
+                        f"the error should say {word!r} ({why})")
         return True
     return test
 
@@ -57,98 +75,134 @@ def _each(calculate: Callable, expressions: tuple[str, ...]) -> Callable[[], dic
     return lambda: {e: calculate(e) for e in expressions}
 
 
-def _huge_power(calculate: Callable) -> Callable[[], tuple]:
-    def run() -> tuple:
-        for probe in _CAP_PROBES:
-            got = calculate(probe)
-            if not (_is_error(got) and "exponent" in got.lower()):
-                return ("not run", probe, got)
-        return ("ran", "9 ** 9 ** 9", calculate("9 ** 9 ** 9"))
-    return run
-
-
-def _huge_power_test(got: tuple) -> bool | str:
-    status, expression, answer = got
-    if status == "not run":
-        return (f"9 ** 9 ** 9 was NOT run: first, calculate({expression!r}) returned "
-                f"{describe(answer, 80)} instead of an error about the exponent, so 9 ** 9 ** 9 "
-                "(a number with about 370 million digits) would hang your calculator")
-    return (_is_error(answer) and "exponent" in answer.lower()) or (
-        f"calculate('9 ** 9 ** 9') returned {describe(answer, 80)}: "
-        "refuse it with an error about the exponent")
-
-
-def _show_huge_power(got: tuple) -> str:
-    status, expression, answer = got
-    return f"calculate({expression!r}) returned {describe(answer, 120)}" + (
-        "; 9 ** 9 ** 9 was not run" if status == "not run" else "")
-
-
-def _given(expressions: Iterable[str]) -> str:
+def _given(expressions: tuple[str, ...]) -> str:
     """How a case's calls are shown: ``calculate('1 / 0'), calculate('5 // 0')``."""
     return ", ".join(f"calculate({e!r})" for e in expressions)
 
 
 def _right_case(calculate: Callable, name: str, values: dict[str, int | float], hint: str) -> Case:
     """Each expression (a key of ``values``) must give its value, as text."""
-    return Case(name, _each(calculate, tuple(values)), given=_given(values), test=_all_right(values),
-                hint=hint)
+    return Case(name, _each(calculate, tuple(values)), given=_given(tuple(values)),
+                test=_all_right(values), hint=hint)
 
 
-def _refused_case(calculate: Callable, name: str, expressions: tuple[str, ...], why: str, hint: str,
-                  must_say: str = "") -> Case:
-    """Each expression must give an 'Error: ...' text (that says ``must_say``)."""
-    return Case(name, _each(calculate, expressions), given=_given(expressions),
-                test=_all_errors(why, must_say), hint=hint)
+def _refused_case(calculate: Callable, name: str, expressions: tuple[str, ...] | dict[str, str],
+                  why: str, hint: str) -> Case:
+    """Each expression must give an 'Error: ...' text; a dict says a word each error must contain."""
+    must_say = expressions if isinstance(expressions, dict) else dict.fromkeys(expressions, "")
+    return Case(name, _each(calculate, tuple(must_say)), given=_given(tuple(must_say)),
+                test=_all_errors(must_say, why), hint=hint)
 
 
 def _arithmetic_cases(calculate: Callable) -> Iterator[Case]:
-    yield _right_case(calculate, "arithmetic with parentheses", {"(330 - 93) * 2": 474, "3 * 4 + 2 * 2": 16},
-                      "Evaluate ast.BinOp by evaluating its left and right sides, then the operator.")
+    yield _right_case(calculate, "arithmetic with parentheses and signs",
+                      {"(330 - 93) * 2": 474, "3 * 4 + 2 * 2": 16, "-(3 - 5) * 2": 4, "-2 ** 2": -4, "+5": 5},
+                      "Evaluate ast.BinOp from its two evaluated sides; handle ast.UnaryOp with ast.USub "
+                      "and ast.UAdd for the signs.")
     yield _right_case(calculate, "every allowed operator",
                       {"7 / 2": 3.5, "7 // 2": 3, "7 % 3": 1, "2 ** 10": 1024, "0.15 * 12200000": 1830000},
                       "Allow + - * / // % **: ast.Add, Sub, Mult, Div, FloorDiv, Mod, Pow.")
-    yield _right_case(calculate, "unary minus and plus", {"-(3 - 5) * 2": 4, "-2 ** 2": -4, "+5": 5},
-                      "Handle ast.UnaryOp with ast.USub (and ast.UAdd).")
-    yield _refused_case(calculate, "division by zero is an error text", ("1 / 0", "5 // 0", "5 % 0"),
-                        "catch ZeroDivisionError and return 'Error: division by zero'",
-                        "Catch ZeroDivisionError and return 'Error: division by zero'.", must_say="zero")
+    yield _refused_case(calculate, "division by zero and overflow are error texts",
+                        {"1 / 0": "zero", "5 // 0": "zero", "5 % 0": "zero", "1e300 ** 2": ""},
+                        "an arithmetic failure must come back as an 'Error: ...' text, not an exception",
+                        "Catch ZeroDivisionError and return 'Error: division by zero'; a float power too "
+                        "large for a float raises OverflowError, which your catch-all must turn into text.")
 
 
 def _refusal_cases(calculate: Callable) -> Iterator[Case]:
     yield _refused_case(calculate, "not an expression", ("2 +", "", "1,000 * 2"),
                         "that is not one arithmetic expression: return an 'Error: ...' text",
                         "Catch SyntaxError from ast.parse; refuse ast.Tuple (what '1,000' parses into).")
-    yield _refused_case(calculate, "names are refused", ("x + 1", "__import__('os')"),
-                        "names are not numbers: refuse ast.Name",
-                        "Only numbers and operators are allowed: any other node is an error.")
+    yield _refused_case(calculate, "names and function calls are refused",
+                        ("x + 1", "__import__('os')", "abs(-3)", "pow(2, 3)"),
+                        "this calculator allows numbers and operators only: refuse ast.Name and ast.Call",
+                        "Only numbers and operators are allowed: any node you do not handle is an error.")
     yield _refused_case(calculate, "attribute access is refused",
                         ("().__class__.__name__", "(2).__class__.__name__", "(1).real"),
                         "that is Python's attribute access: an eval-based or attribute-following "
                         "calculator reaches classes this way, with no builtin at all",
                         "Never call eval, and refuse ast.Attribute: the walk from () to every class "
                         "needs no builtin.")
-    yield _refused_case(calculate, "function calls are refused", ("abs(-3)", "pow(2, 3)"),
-                        "this calculator allows no functions: refuse ast.Call",
-                        "Refuse ast.Call like every other node you do not handle.")
     yield _refused_case(calculate, "strings and lists are refused", ("'ab' * 3", "[1, 2]"),
                         "only int and float constants are numbers",
                         "Accept ast.Constant only when its value is an int or a float (not a bool).")
 
 
 def _power_cases(calculate: Callable) -> Iterator[Case]:
-    # The last case may run 9 ** 9 ** 9: _huge_power sends it only after every cap probe was refused.
-    yield _refused_case(calculate, "exponents above 100 are refused", _CAP_PROBES,
-                        "an exponent above 100 must be refused before the power is computed",
-                        "Evaluate the right side first; if it is above 100, raise before calling pow. "
-                        "Check the value, not the syntax: '2 ** (10 * 11)' has exponent 110.",
-                        must_say="exponent")
-    yield _right_case(calculate, "an exponent of exactly 100 is allowed", {"2 ** 100": 2 ** 100},
-                      "Refuse exponents larger than 100; 100 itself is fine.")
-    yield Case("9 ** 9 ** 9 is refused, not computed", _huge_power(calculate),
-               given="calculate('9 ** 9 ** 9'), run only after the cheap powers above were refused",
-               test=_huge_power_test, show=_show_huge_power,
-               hint="9 ** 9 ** 9 is 9 ** 387420489: check the exponent before computing the power.")
+    yield _refused_case(calculate, "exponents above 100 are refused", dict.fromkeys(_EXPONENT, "exponent"),
+                        "an exponent above 100 must be refused, whatever the base",
+                        "Evaluate the right side first; if abs(exponent) > 100, raise before calling pow. "
+                        "Check the value, not the syntax: '2 ** (10 * 11)' has exponent 110.")
+    yield _refused_case(calculate, "the exponent is checked before the power is computed",
+                        dict.fromkeys(_ORDER, "exponent"),
+                        "computing 0 ** -101 divides by zero and computing 10.0 ** 400 overflows, so any "
+                        "error but one about the exponent shows that the power was computed first (or "
+                        "that the cap forgot abs(): -101 is too large as well)",
+                        "Check abs(exponent) > 100 and raise BEFORE computing the power; never compute "
+                        "it and then catch the error or compare.")
+    yield _right_case(calculate, "powers within both caps are computed",
+                      {"2 ** 100": 2 ** 100, "9 ** 100": 9 ** 100, "(-2) ** 99": (-2) ** 99,
+                       "0 ** 100": 0, "2 ** -2": 0.25, "(2 ** 50) ** 2": 2 ** 100},
+                      "Refuse exponents above 100 (100 itself is fine), and refuse on size only when "
+                      "exponent * math.log10(abs(base)) > 100 with abs(base) > 1 and exponent > 0.")
+    yield _refused_case(calculate, "results of more than 100 digits are refused",
+                        dict.fromkeys(_SIZE, "digits"),
+                        "every exponent here is at most 100, yet the result is too long; without a size "
+                        "cap, '(((9 ** 100) ** 100) ** 100) ** 100 % 7' runs for minutes",
+                        "Before computing an integer power, estimate its length: refuse it when "
+                        "exponent * math.log10(abs(base)) > 100 (abs() for negative bases).")
+    yield _huge_power_case(calculate)
+
+
+def _huge_power_case(calculate: Callable) -> Case:
+    if not _isolated.can_fork():
+        return Case(f"{HUGE} is refused (skipped: this platform cannot run it in a separate process)",
+                    lambda: "skipped", test=lambda got: True, given=f"calculate({HUGE!r})")
+    return Case(f"{HUGE} is refused, not computed (run in a separate process)", _huge_power(calculate),
+                given=f"calculate({HUGE!r}) in a separate process, after the cheap powers above were refused",
+                test=_huge_power_test, show=_show_huge_power, time_limit=_isolated.CHILD_SECONDS + 3,
+                hint=f"{HUGE} is 9 ** 387420489: check the exponent before computing the power.")
+
+
+def _huge_power(calculate: Callable) -> Callable[[], tuple[str, str, str]]:
+    def run() -> tuple[str, str, str]:
+        for probe, word in _GATE.items():
+            got = calculate(probe)
+            if not (_is_error(got) and word in got.lower()):
+                return ("not run", probe, describe(got, 80))
+        kind, answer = _isolated.call_in_child(calculate, HUGE)
+        return (kind, HUGE, answer)
+    return run
+
+
+def _huge_power_test(got: tuple[str, str, str]) -> bool | str:
+    status, expression, answer = got
+    if status == "not run":
+        return (f"{HUGE} was NOT run: first, calculate({expression!r}) returned {answer} instead of the "
+                f"error the cases above ask for, so {HUGE} (about 370 million digits) could hang your "
+                "calculator")
+    if status == "timed out":
+        return (f"no answer within {_isolated.CHILD_SECONDS:g} s, so the separate process was stopped: your "
+                "calculator computes the power before it checks the caps")
+    if status == "died":
+        return "the separate process ended without an answer: calculate must return a text"
+    if status != "text":
+        return f"calculate({HUGE!r}) {_verb(status)} {answer}: return an error text"
+    return (_is_error(answer) and "exponent" in answer.lower()) or (
+        f"calculate({HUGE!r}) returned {describe(answer, 80)}: refuse it with an error about the exponent")
+
+
+def _show_huge_power(got: tuple[str, str, str]) -> str:
+    status, expression, answer = got
+    if status == "not run":
+        return f"calculate({expression!r}) returned {answer}; {HUGE} was not run"
+    if status in ("timed out", "died"):
+        return f"no answer from calculate({HUGE!r})"
+    return f"calculate({HUGE!r}) {_verb(status)} {describe(answer, 120)}"
+
+
+def _verb(status: str) -> str:
+    return "raised" if status == "raised" else "returned"
 
 
 @exercise(
@@ -159,9 +213,12 @@ def _power_cases(calculate: Callable) -> Iterator[Case]:
         "handles ast.Constant (int or float only), ast.BinOp and ast.UnaryOp, and raises "
         "ValueError for any other node.",
         "Map operator classes to functions: {ast.Add: operator.add, ..., ast.Pow: operator.pow}. "
-        "For ast.Pow, check the exponent (the evaluated right side) BEFORE computing the power.",
+        "For ast.Pow, call a check on the evaluated base and exponent BEFORE computing the power: "
+        "first abs(exponent) > 100, then, for two ints with abs(base) > 1 and exponent > 0, "
+        "exponent * math.log10(abs(base)) > 100.",
         "Put one try/except around the whole evaluation in calculate(): SyntaxError, ValueError "
-        "and ZeroDivisionError (and any other Exception) become 'Error: ...' texts.",
+        "and ZeroDivisionError (and any other Exception, such as OverflowError) become "
+        "'Error: ...' texts.",
     ),
 )
 def calculate_cases(calculate: Callable):

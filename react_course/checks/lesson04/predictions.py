@@ -10,13 +10,16 @@ from .. import exercise
 from ..framework import Case
 
 _PREDICTIONS = {
-    "calls_with_max_steps_5": (6, "After 5 steps without a Final Answer the loop makes one more call, "
-                                  "which asks the model for its final answer."),
-    "end_reason_with_max_steps_5": ("step_limit", "The end reason says what stopped the run. Did the "
-                                                  "model give its Final Answer within its 5 steps?"),
-    "total_lines_read": (66, "Call k reads 1 + 4(k - 1) lines: add them up for k = 1 to 6."),
-    "total_lines_forgiving": (45, "With the forgiving tool the run takes 5 calls: add 1 + 4(k - 1) "
-                                  "for k = 1 to 5."),
+    "calls_with_max_steps_5": (6, "Count the steps (Actions) the slip run takes before its Final Answer "
+                                  "and compare with the limit. Then re-read what the lesson's "
+                                  "max_steps=3 run did when it reached its limit: did it stop at once?"),
+    "end_reason_with_max_steps_5": ("step_limit", "The end reason says what stopped the run: the model, "
+                                                  "with a Final Answer, or a guard. Did the model answer "
+                                                  "within its 5 steps?"),
+    "total_lines_read": (66, "Write out 1 + 4(k - 1) for every call of the slip run, k = 1 up to the "
+                             "number of calls, and add them up."),
+    "total_lines_forgiving": (45, "Which of the two slips does a forgiving price tool remove? Count the "
+                                  "calls that are left, then add 1 + 4(k - 1) over them."),
 }
 
 
@@ -25,9 +28,11 @@ _PREDICTIONS = {
     "predict the cost and the ending of variations of the slip run",
     hints=(
         "Write your predictions first; run the cells under the check afterwards to see the runs.",
-        "A step limit of 5 leaves the run one step short of its Final Answer, and the loop then "
-        "makes one extra call that asks for an answer.",
-        "Lines read per call: 1, 5, 9, 13, 17, 21 for the slip run.",
+        "For the step limit, count the slip run's Actions: each one is a step, and the Final Answer "
+        "comes in the call after the last of them. Section 6 of the lesson shows what the loop does "
+        "when a run reaches its limit without an answer.",
+        "For the lines, list what each call reads with 1 + 4(k - 1) and add the list up; a sum of "
+        "evenly spaced numbers is (how many) x (first + last) / 2.",
     ),
 )
 def prediction_cases(predictions: Any):

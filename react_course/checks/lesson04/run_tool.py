@@ -74,10 +74,15 @@ def _reports_error(kind: str, message: str, tool: str) -> Callable[[str, list[st
     return test
 
 
+# Any of these, as whole words, says that nothing came back (the library writes "returned no result").
+NOTHING_WORDS = ("nothing", "no result", "no value", "no data", "no output", "empty", "returned no")
+
+
 def _says_nothing(tool: str) -> Callable[[str, list[str]], bool | str]:
     def test(observation: str, ran: list[str]) -> bool | str:
-        if "nothing" not in observation.lower():
-            return "say in words that the tool returned nothing (use the word 'nothing')"
+        if not any(re.search(rf"\b{word}\b", observation.lower()) for word in NOTHING_WORDS):
+            return ("say in words that nothing came back, using one of: "
+                    + ", ".join(repr(w) for w in NOTHING_WORDS))
         return tool in observation or f"name the tool ({tool!r}) in the observation"
     return test
 
@@ -94,8 +99,8 @@ def _is(expected: str) -> Callable[[str, list[str]], bool | str]:
         "Never look for a similar name: not lower-casing, not difflib.",
         "Wrap only the call in try/except Exception as error, and use type(error).__name__ and "
         "str(error) in the text you return.",
-        "After the call: `if result is None or not str(result).strip():` say the tool returned "
-        "nothing; otherwise return str(result).",
+        "After the call, if the result is None, blank text or an empty list or dict, say in words "
+        "that the tool returned nothing (name the tool); otherwise return str(result).",
     ),
 )
 def run_tool_cases(run_tool: Callable):
@@ -131,3 +136,8 @@ def run_tool_cases(run_tool: Callable):
     yield _run_tool_case("a tool that returns blank text", run_tool, {"get_order": ("  ",)},
                          ("get_order", "88219"), _says_nothing("get_order"),
                          "A blank string is no answer either: check `not str(result).strip()`.")
+    yield _run_tool_case("a tool that returns an empty list", run_tool, {"find_orders": ([],)},
+                         ("find_orders", "customer 7"), _says_nothing("find_orders"),
+                         "An empty list or dict is no answer either: str([]) is '[]', which a model "
+                         "reads as 'all is well'. Check `isinstance(result, (list, dict, tuple, set)) "
+                         "and not result` too.")

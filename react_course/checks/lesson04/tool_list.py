@@ -114,9 +114,15 @@ def _names_function(name: str, why: str) -> Callable[[Any], bool | str]:
     def test(got: Any) -> bool | str:
         kind, value = got
         if kind == "returned":
-            return f"it returned {describe(value, 120)} instead of raising ValueError: {why}"
+            return f"it returned a value instead of raising ValueError: {why}"
         return name in value or f"the ValueError's message should name the function ({name!r})"
     return test
+
+
+def _show_outcome(got: tuple[str, Any]) -> str:
+    """What describe_tools did, as the student would say it: returned ... or raised ValueError: ..."""
+    kind, value = got
+    return f"returned {describe(value, 160)}" if kind == "returned" else f"{kind}: {describe(value, 160)}"
 
 
 @exercise(
@@ -154,12 +160,12 @@ def tool_list_cases(describe_tools: Callable):
     yield Case(
         "a function without a docstring is refused",
         _raises_value_error(describe_tools, [_price, _no_docstring]),
-        given="describe_tools([_price, _no_docstring])", test=_names_function(
+        given="describe_tools([_price, _no_docstring])", show=_show_outcome, test=_names_function(
             "_no_docstring", "a tool the model cannot read about must stop registration, not vanish"),
         hint="Raise ValueError naming the function: the docstring is all the model knows about a tool.")
     yield Case(
         "a parameter without a type hint is refused", _raises_value_error(describe_tools, [_no_hint]),
-        given="describe_tools([_no_hint])", test=_names_function(
+        given="describe_tools([_no_hint])", show=_show_outcome, test=_names_function(
             "_no_hint", "without a hint the program cannot tell the model (or itself) what the input is"),
         hint="Compare the parameters with typing.get_type_hints(f); a missing one raises ValueError.")
     yield Case(

@@ -13,6 +13,7 @@ from .. import exercise
 from ..framework import Case
 
 _MARKER = re.compile(r"\n\[truncated: (\d+) of (\d+) characters cut\]\Z")
+_LINES_OF_TEXT = "A short line.\nA longer line, with a comma in it.\n" * 20
 _SAMPLE = ("The Eiffel Tower is 330 m tall with its antennas. " * 80).strip()
 
 
@@ -42,10 +43,29 @@ def _fits(text: str, budget: int) -> Callable[[Any], bool | str]:
         if cut != len(text) - len(head):
             return (f"the marker says {cut} characters were cut, but {len(text) - len(head)} were "
                     f"({len(text)} minus the {len(head)} kept)")
-        slack = len(str(len(text)))
-        return len(got) >= budget - slack or (
-            f"only {len(got)} of the {budget} characters are used: keep as much of the text as fits")
+        return _uses_the_budget(text, head, budget - len(got)) or (
+            f"only {len(got)} of the {budget} characters are used, and the cut is not at the last "
+            "word boundary that fits: keep as much of the text as fits (ending at the last space "
+            "that fits, as rc.truncate does, is fine)")
     return test
+
+
+def _uses_the_budget(text: str, head: str, unused: int) -> bool:
+    """The head keeps as much as fits, or stops at the last word boundary that fits.
+
+    ``slack`` allows for a marker measured with the total in place of the cut (up to that many
+    characters shorter). A word-boundary cut ends just before or just after a space or newline,
+    and none of the text that would still have fit (after its first character) holds a space.
+
+    >>> _uses_the_budget("one two three", "one two", 4), _uses_the_budget("one two three", "one", 8)
+    (True, False)
+    """
+    slack = len(str(len(text)))
+    if unused <= slack:
+        return True
+    at_boundary = text[len(head):len(head) + 1].isspace() or head[-1:].isspace()
+    would_fit = text[len(head) + 1:len(head) + unused - slack]
+    return at_boundary and " " not in would_fit
 
 
 @exercise(
@@ -58,7 +78,8 @@ def _fits(text: str, budget: int) -> Callable[[Any], bool | str]:
         "you keep. Break the circle: cut has no more digits than total, so measure the marker "
         "with total in place of cut.",
         "keep = budget - len(that longest marker); head = text[:keep]; then build the real "
-        "marker with cut = len(text) - len(head).",
+        "marker with cut = len(text) - len(head). (You may then cut the head back to its last "
+        "space, as rc.truncate does; no further.)",
     ),
 )
 def truncate_cases(truncate: Callable):
@@ -80,7 +101,8 @@ def truncate_cases(truncate: Callable):
                "cut = len(text) - len(head) and total = len(text).")
     yield case("a huge page: the counts have more digits", "x" * 123_456, 100,
                "Measure the marker with the largest number it can show (the total).")
-    yield case("newlines in the text are kept", "Line one.\nLine two.\n" * 30, 150,
+    yield case("newlines in the text are kept", _LINES_OF_TEXT, 150,
                "Keep the head exactly as it was, newlines included.")
     yield case("as much as fits is kept", _SAMPLE, 1000,
-               "Do not cut more than you must: the result should use nearly all of the budget.")
+               "Do not cut more than you must: keep budget - len(marker) characters, or cut back to "
+               "the last space within them (as rc.truncate does), but no further.")

@@ -1,0 +1,70 @@
+"""Run one call of student code in a forked child process, which can be killed.
+
+A thread's time limit cannot stop code stuck inside one C call: computing
+``9 ** 9 ** 9`` would keep a worker thread (and the CPU) busy for hours. A
+child process can be killed. The child is a fork of this process, so the
+student's function needs no pickling; only the answer comes back, as text,
+through a pipe. Without ``os.fork`` (Windows) nothing is run: ``can_fork()``
+says so, and the caller skips the probe.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+from ..framework import describe
+
+CHILD_SECONDS = 2.0  # a calculator that checks before computing answers in milliseconds
+
+
+def can_fork() -> bool:
+    """True where a child process can be forked (Linux, macOS; not Windows)."""
+    return hasattr(os, "fork") and "fork" in multiprocessing.get_all_start_methods()
+
+
+def call_in_child(function: Callable[[str], Any], argument: str,
+                  seconds: float | None = None) -> tuple[str, str]:
+    """``function(argument)`` in a forked child, stopped after ``seconds``.
+
+    Returns ``("text", answer)`` for a returned str, ``("other", repr)`` for any
+    other value, ``("raised", "Type: message")``, ``("timed out", "")`` when the
+    child was killed, or ``("died", "")`` when it ended without an answer.
+    """
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_child, args=(sender, function, argument), daemon=True)
+    with warnings.catch_warnings():  # Python 3.12+ warns about forking a process with threads
+        warnings.simplefilter("ignore", DeprecationWarning)
+        child.start()
+    sender.close()
+    try:
+        if not receiver.poll(CHILD_SECONDS if seconds is None else seconds):
+            return ("timed out", "")
+        return receiver.recv()
+    except (EOFError, OSError):
+        return ("died", "")
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receiver.close()
+
+
+def _child(sender: Any, function: Callable[[str], Any], argument: str) -> None:
+    """In the child: silence its output, make the call, send back the answer as text."""
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(quiet, 1)
+    os.dup2(quiet, 2)
+    sys.stdout = sys.stderr = open(os.devnull, "w")  # the child exits right after
+    try:
+        got = function(argument)
+        answer = ("text", got[:1000]) if isinstance(got, str) else ("other", describe(got, 200))
+    except BaseException as error:  # the child reports everything, then exits
+        answer = ("raised", f"{type(error).__name__}: {describe(str(error), 200)[1:-1]}")
+    sender.send(answer)
+    sender.close()
