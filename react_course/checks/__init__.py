@@ -59,18 +59,27 @@ class Exercise:
     title: str
     cases: Callable[[Any], Iterable[Case]]
     hints: tuple[str, ...] = ()
+    # Each rule the statement states (a phrase quoted from it) -> the names of the cases that
+    # exercise it. A test fails when a rule has no case or no longer appears in the statement.
+    rules: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 _REGISTRY: dict[str, Exercise] = {}
 
 
-def exercise(exercise_id: str, title: str, hints: Iterable[str] = ()) -> Callable:
-    """Register a function ``cases(obj) -> Iterable[Case]`` as an exercise's check."""
+def exercise(exercise_id: str, title: str, hints: Iterable[str] = (),
+             rules: dict[str, Iterable[str]] | None = None) -> Callable:
+    """Register a function ``cases(obj) -> Iterable[Case]`` as an exercise's check.
+
+    ``rules`` maps each rule of the exercise's statement (a phrase that appears in it)
+    to the names of the cases that exercise that rule.
+    """
+    table = tuple((rule, tuple(names)) for rule, names in (rules or {}).items())
 
     def register(cases: Callable[[Any], Iterable[Case]]) -> Callable[[Any], Iterable[Case]]:
         if exercise_id in _REGISTRY:
             raise ValueError(f"exercise {exercise_id!r} is registered twice")
-        _REGISTRY[exercise_id] = Exercise(exercise_id, title, cases, tuple(hints))
+        _REGISTRY[exercise_id] = Exercise(exercise_id, title, cases, tuple(hints), table)
         return cases
 
     return register
