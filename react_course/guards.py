@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from .errors import LimitExceeded
+
 END_REASONS = (
     "final_answer",  # the model answered
     "step_limit",  # out of steps: a labelled best-effort answer or a hand-over
@@ -27,15 +29,6 @@ END_REASONS = (
     "interrupted",  # the user stopped it
     "error",  # the model kept failing (API errors, time-outs)
 )
-
-
-class LimitExceeded(Exception):
-    """A limit ended the run; ``end_reason`` says which."""
-
-    def __init__(self, end_reason: str, detail: str) -> None:
-        super().__init__(detail)
-        self.end_reason = end_reason
-        self.detail = detail
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple, Protocol
 
+from .errors import ScriptExhausted
 from .prompts import Scratchpad, read_prompt
 from .stops import as_stop_list, cut_at_stop
 
@@ -39,10 +40,6 @@ class ModelCall(NamedTuple):
     prompt: str
     stop: tuple[str, ...] | None
     reply: str
-
-
-class ScriptExhausted(RuntimeError):
-    """A scripted model was called more times than it has replies."""
 
 
 class _RecordingModel:

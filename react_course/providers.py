@@ -24,14 +24,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import ModelConfigError
 from .stops import api_stops, cut_at_stop, strip_reasoning
 
 ENV_VAR = "REACT_COURSE_MODEL"
 OLLAMA_URL = "http://localhost:11434/v1"
-
-
-class ModelConfigError(ValueError):
-    """``REACT_COURSE_MODEL`` (or ``--model``) cannot be understood."""
 
 
 @dataclass(frozen=True)

@@ -31,12 +31,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, get_args, get_type_hints
 
+from ..errors import ToolDefinitionError
+
 _CONVERTIBLE = (str, int, float, bool)
 _KEYWORD_INPUT = re.compile(r"""^\s*(?P<name>\w+)\s*=\s*(?P<q>["'])(?P<value>.*)(?P=q)\s*$""", re.DOTALL)
-
-
-class ToolDefinitionError(TypeError):
-    """A function cannot be a tool as written (the program is wrong, not the model)."""
 
 
 @dataclass(frozen=True)

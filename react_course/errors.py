@@ -1,0 +1,70 @@
+"""The library's exceptions, in one place.
+
+Two families, kept apart on purpose:
+
+- *The model got it wrong* (an unreadable reply, an unknown tool, bad
+  arguments, a tool that failed) is never an exception here: the loop turns
+  it into an observation and goes on.
+- *A call failed or the program is wrong* is an exception: a model call that
+  did not come back (``ModelError``), a setting that cannot work
+  (``ModelConfigError``), a limit that ended the run (``LimitReached``), a
+  function that cannot be a tool (``ToolDefinitionError``).
+
+``ModelError.retryable`` says whether asking again can help: a time-out, a
+rate limit or a server error may pass; a bad key or a full context window
+will not.
+"""
+
+from __future__ import annotations
+
+
+class ReactCourseError(Exception):
+    """Base class of the library's exceptions."""
+
+
+class ModelError(ReactCourseError):
+    """A model call failed: an API error, a time-out, a reply in the wrong shape."""
+
+    retryable = True
+
+    def __init__(self, message: str, *, status: int | None = None, retryable: bool | None = None):
+        super().__init__(message)
+        self.status = status
+        if retryable is not None:
+            self.retryable = retryable
+
+
+class ModelConfigError(ModelError, ValueError):
+    """A setting is wrong (key, model name, URL): retrying cannot help.
+
+    Before a run's first successful call it is raised; after one, the loop
+    records it and ends the run with the reason, keeping the trace.
+    """
+
+    retryable = False
+
+
+class ContextWindowFull(ModelError):
+    """The prompt no longer fits the model's context window."""
+
+    retryable = False
+
+
+class LimitReached(ReactCourseError):
+    """A limit ended the run; ``end_reason`` says which (one of ``END_REASONS``)."""
+
+    def __init__(self, end_reason: str, detail: str) -> None:
+        super().__init__(detail)
+        self.end_reason = end_reason
+        self.detail = detail
+
+
+LimitExceeded = LimitReached  # the earlier name
+
+
+class ToolDefinitionError(ReactCourseError, TypeError):
+    """A function cannot be a tool as written (the program is wrong, not the model)."""
+
+
+class ScriptExhausted(ReactCourseError, RuntimeError):
+    """A scripted model was called more times than it has replies."""
