@@ -26,7 +26,7 @@ from .parsing import Action, FinalAnswer, ParseError, parse_step
 from .prompts import Scratchpad, build_prompt, read_prompt
 from .providers import OpenAIChatModel, course_model, parse_model_spec, uses_real_model
 from .stops import DEFAULT_STOPS, cut_at_stop
-from .tokens import TokenUsage, estimate_tokens
+from .tokens import TokenUsage, count_tokens, estimate_tokens
 from .tools import (
     Tool,
     ToolDefinitionError,
@@ -63,6 +63,7 @@ __all__ = [
     "build_prompt",
     "calculate",
     "course_model",
+    "count_tokens",
     "cut_at_stop",
     "default_tools",
     "demo_model",
