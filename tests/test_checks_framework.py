@@ -168,3 +168,115 @@ def test_attempt_never_raises(capsys) -> None:
 def test_lesson00_first_check() -> None:
     assert check("00.first_check", 4).passed
     assert "write 4, not '4'" in str(check("00.first_check", "4"))
+
+
+# ------------------------------------------------- time limits, statuses, shared helpers
+
+
+def forever_cases(f):
+    yield Case("first", lambda: f(1), expected=1)
+    yield Case("runs away", lambda: f(None), expected=1, time_limit=0.3)
+    yield Case("third", lambda: f(3), expected=3, time_limit=0.3)
+    yield Case("fourth", lambda: f(4), expected=4, time_limit=0.3)
+
+
+def runaway(x):
+    while x is None:
+        pass
+    return x
+
+
+def test_a_runaway_case_costs_one_time_limit_and_the_rest_are_not_run() -> None:
+    result = run_cases("99.runaway", "t", runaway, forever_cases)
+    assert [c.status for c in result.cases] == ["passed", "failed", "not run", "not run"]
+    assert result.status == "failed"
+    text = str(result)
+    assert "  SKIP  third" in text and text.count("2 more cases not run") == 1
+    assert "'runs away' ran out of time" in text
+    assert "2 more cases not run" in result._repr_html_()
+    assert [c["status"] for c in result.to_json()["cases"]][2:] == ["not run", "not run"]
+
+
+def _no_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    def refuse(self):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+
+
+def test_time_limits_work_where_no_thread_can_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    _no_threads(monkeypatch)
+    before = sys.gettrace()
+    result = run_cases("99.runaway", "t", runaway, forever_cases)
+    assert [c.status for c in result.cases] == ["passed", "failed", "not run", "not run"]
+    assert result.cases[1].message == "did not finish within 0.3 s"
+    assert sys.gettrace() is before  # whatever tracer was there (coverage, a debugger) is back
+
+
+def test_without_threads_errors_output_and_values_are_still_reported(monkeypatch) -> None:
+    _no_threads(monkeypatch)
+    assert result_of(lambda x: x * x).status == "passed"
+    assert result_of(lambda x: {}["missing"]).cases[0].got == "raised KeyError: 'missing'"
+
+    def noisy(x):
+        print("debugging", x)
+        return 0
+
+    assert result_of(noisy).cases[0].printed == "debugging 2"
+
+
+def test_statuses_are_a_closed_set() -> None:
+    from react_course.checks import STATUSES, CaseResult
+
+    assert STATUSES == ("passed", "failed", "not attempted", "not run")
+    with pytest.raises(ValueError, match="not 'skipped'"):
+        CaseResult("x", "skipped", 0, 1)
+
+
+def test_a_long_error_message_keeps_its_end_marker() -> None:
+    long = "x" * 300 + ")"
+    got = result_of(lambda x: (_ for _ in ()).throw(ValueError(f"bad ({long}"))).cases[0].got
+    assert got.startswith("raised ValueError: bad (xxx") and got.endswith("(306 characters)")
+
+
+def test_a_library_dataclass_as_expected_names_the_field() -> None:
+    from react_course.parsing import Action
+
+    def cases(f):
+        yield Case("parse", lambda: f("pen"), expected=Action("price", "pen"))
+
+    wrong = run_cases("99.fields", "t", lambda t: Action("price", t + " "), cases).cases[0]
+    assert wrong.message == "input is 'pen ', expected 'pen'"
+    other = run_cases("99.fields", "t", lambda t: ("price", t), cases).cases[0]
+    assert "a tuple; expected a Action" in other.message
+    assert run_cases("99.fields", "t", lambda t: Action("price", t), cases).passed
+
+
+def test_shown_values_appear_without_quotes() -> None:
+    from react_course.checks import Shown, describe, nonblank_lines
+
+    assert describe(Shown("a text starting 'Could'")) == "a text starting 'Could'"
+    assert nonblank_lines(" a \n\n b") == ["a", "b"]
+
+
+def test_an_import_error_inside_a_lesson_checker_is_raised(monkeypatch) -> None:
+    import importlib
+
+    from react_course import checks
+
+    real = importlib.import_module
+
+    def broken(name, *args):
+        if name == "react_course.checks.lesson77":
+            raise ModuleNotFoundError("No module named 'numpy'", name="numpy")
+        return real(name, *args)
+
+    monkeypatch.setattr(checks.importlib, "import_module", broken)
+    with pytest.raises(ModuleNotFoundError, match="numpy"):
+        check("77.anything", 1)
+    with pytest.raises(KeyError, match=r"no exercise '78\.anything'"):
+        check("78.anything", 1)  # no checker module at all: "no exercise"

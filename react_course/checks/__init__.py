@@ -22,30 +22,42 @@ from typing import Any
 
 from .framework import (
     MISSING,
+    STATUSES,
     CallBudgetExceeded,
     Case,
     CaseResult,
     CheckResult,
+    Shown,
+    Status,
     describe,
+    error_text,
+    nonblank_lines,
     run_cases,
+    same_fields,
 )
 from .guards import GuardedModel, guarded_tools
 
 __all__ = [
     "MISSING",
+    "STATUSES",
     "CallBudgetExceeded",
     "Case",
     "CaseResult",
     "CheckFailed",
     "CheckResult",
     "GuardedModel",
+    "Shown",
+    "Status",
     "attempt",
     "check",
     "describe",
+    "error_text",
     "exercise",
     "exercises",
     "guarded_tools",
     "hint",
+    "nonblank_lines",
+    "same_fields",
 ]
 
 
@@ -85,13 +97,23 @@ def exercise(exercise_id: str, title: str, hints: Iterable[str] = (),
     return register
 
 
+def _load(module: str) -> None:
+    """Import a lesson's checker module; only a lesson without checkers is skipped.
+
+    An import error from inside the module (a typo, a missing dependency) is raised
+    as it is: reporting "no exercise" would hide it.
+    """
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name != module:
+            raise
+
+
 def _lookup(exercise_id: str) -> Exercise:
     lesson = exercise_id.split(".", 1)[0]
     if exercise_id not in _REGISTRY and lesson.isdigit():
-        try:
-            importlib.import_module(f"{__name__}.lesson{lesson}")
-        except ModuleNotFoundError:
-            pass
+        _load(f"{__name__}.lesson{lesson}")
     if exercise_id not in _REGISTRY:
         known = ", ".join(sorted(_REGISTRY)) or "none loaded"
         raise KeyError(f"no exercise {exercise_id!r}; known exercises: {known}")
@@ -104,7 +126,7 @@ def exercises(lesson: str | None = None) -> list[str]:
 
     for module in pkgutil.iter_modules(__path__):
         if module.name.startswith("lesson"):
-            importlib.import_module(f"{__name__}.{module.name}")
+            _load(f"{__name__}.{module.name}")
     return sorted(e for e in _REGISTRY if lesson is None or e.startswith(f"{lesson}."))
 
 

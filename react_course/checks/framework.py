@@ -8,36 +8,38 @@ what was expected, what came back and a hint for every failed case.
 
 Student code never stops the notebook: every exception is caught and shown.
 ``NotImplementedError`` (the stub an exercise starts with) and ``...`` mean
-"not attempted", not failed.
+"not attempted", not failed. A case's status is one of ``STATUSES``.
 
-Time limits must work on Linux, macOS and Windows. Two lines of defence:
+Time limits must work on Linux, macOS, Windows and in the browser. Two lines
+of defence:
 
 1. Checks of loops hand the student's loop a ``GuardedModel``, which raises
    ``CallBudgetExceeded`` (a ``BaseException``, so ``except Exception``
    cannot swallow it) after a set number of calls: an unbounded loop
    becomes a failed case on every platform.
-2. Every case runs in a worker thread that is given ``time_limit`` seconds.
-   Past that, the case fails and an exception is injected into the thread
-   (CPython's ``PyThreadState_SetAsyncExc``), which stops a pure-Python
-   loop; code stuck inside a C call is abandoned, still running.
+2. Every case runs under ``time_limit`` seconds (``timing.py``: a worker
+   thread, or a trace deadline where no thread can start). The first case
+   that runs out of time fails and the cases after it are "not run", so a
+   runaway function costs one time limit, not one per case.
 """
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
-import io
-import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
+from .timing import CaseTimeout, run_limited
+from .values import Shown, describe, error_text, nonblank_lines, same_fields
+
+__all__ = ["MISSING", "STATUSES", "CallBudgetExceeded", "Case", "CaseResult", "CaseTimeout",
+           "CheckResult", "Shown", "Status", "describe", "error_text", "judge", "nonblank_lines",
+           "run_cases", "run_limited", "same_fields"]
+
+Status = Literal["passed", "failed", "not attempted", "not run"]
+STATUSES: tuple[str, ...] = get_args(Status)
 MISSING: Any = object()
 TIME_LIMIT = 3.0
-
-
-class CaseTimeout(BaseException):
-    """Injected into a case that ran past its time limit."""
 
 
 class CallBudgetExceeded(BaseException):
@@ -65,7 +67,7 @@ class Case:
 @dataclass(frozen=True)
 class CaseResult:
     name: str
-    status: str  # passed, failed, not attempted
+    status: Status
     points: int
     max_points: int
     given: str = ""
@@ -74,6 +76,11 @@ class CaseResult:
     message: str = ""
     hint: str = ""
     printed: str = ""
+    timed_out: bool = False
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"a case's status is one of {STATUSES}, not {self.status!r}")
 
 
 @dataclass(frozen=True)
@@ -118,11 +125,17 @@ class CheckResult:
             lines.append("  Write your code where the exercise says, then run this cell again.")
             return "\n".join(lines)
         for case in self.cases:
-            mark = {"passed": "PASS", "failed": "FAIL"}.get(case.status, "TODO")
-            lines.append(f"  {mark}  {case.name}")
-            if case.status != "passed":
+            lines.append(f"  {MARKS[case.status]}  {case.name}")
+            if case.status not in ("passed", "not run"):
                 lines += [f"        {label:<9} {_indent(text)}" for label, text in _details(case)]
+        if self.not_run:
+            lines.append(f"  {self.not_run}")
         return "\n".join(lines)
+
+    @property
+    def not_run(self) -> str:
+        """The one message shared by the cases that were not run ('' when every case ran)."""
+        return next((c.message for c in self.cases if c.status == "not run"), "")
 
     def __repr__(self) -> str:
         return str(self)
@@ -142,6 +155,9 @@ class CheckResult:
         }
 
 
+MARKS = {"passed": "PASS", "failed": "FAIL", "not attempted": "TODO", "not run": "SKIP"}
+
+
 def _details(case: CaseResult) -> list[tuple[str, str]]:
     pairs = [("given:", case.given), ("expected:", case.expected), ("got:", case.got),
              ("problem:", case.message), ("printed:", case.printed), ("hint:", case.hint)]
@@ -152,59 +168,6 @@ def _indent(text: str) -> str:
     return text.replace("\n", "\n" + " " * 18)
 
 
-def describe(value: Any, limit: int = 300) -> str:
-    """A short, safe ``repr`` (student objects may have broken or huge reprs).
-
-    >>> describe("x" * 400, limit=10)
-    "'xxxxxxxx...(402 characters)"
-    """
-    try:
-        text = repr(value)
-    except Exception as error:  # a broken __repr__ must not break the check
-        text = f"<{type(value).__name__} whose repr raised {type(error).__name__}>"
-    return text if len(text) <= limit else f"{text[: limit - 1]}...({len(text)} characters)"
-
-
-@dataclass
-class _Outcome:
-    value: Any = None
-    error: BaseException | None = None
-    timed_out: bool = False
-    printed: str = ""
-
-
-def run_limited(function: Callable[[], Any], time_limit: float) -> _Outcome:
-    """Call ``function`` in a worker thread for at most ``time_limit`` seconds."""
-    outcome, buffer = _Outcome(), io.StringIO()
-
-    def target() -> None:
-        try:
-            outcome.value = function()
-        except BaseException as error:  # everything the student's code raises is reported
-            outcome.error = error
-
-    worker = threading.Thread(target=target, daemon=True, name="react-course-check")
-    with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(buffer):
-        worker.start()
-        worker.join(time_limit)
-        if worker.is_alive():
-            outcome.timed_out = True
-            _interrupt(worker)
-            worker.join(0.5)
-    outcome.printed = buffer.getvalue()
-    return outcome
-
-
-def _interrupt(worker: threading.Thread) -> None:
-    """Raise CaseTimeout inside a runaway thread (CPython; a no-op elsewhere)."""
-    try:
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(
-            ctypes.c_ulong(worker.ident), ctypes.py_object(CaseTimeout)
-        )
-    except (AttributeError, TypeError):
-        pass
-
-
 def judge(case: Case) -> CaseResult:
     """Run one case and say how it went."""
     base = {"name": case.name, "max_points": case.points, "given": case.given}
@@ -213,7 +176,7 @@ def judge(case: Case) -> CaseResult:
     expected = describe(case.expected) if case.expected is not MISSING else ""
     if outcome.timed_out:
         return CaseResult(status="failed", points=0, expected=expected, printed=printed,
-                          message=f"did not finish within {case.time_limit:g} s",
+                          message=f"did not finish within {case.time_limit:g} s", timed_out=True,
                           hint=case.hint or "Is there a loop without a limit?", **base)
     error = outcome.error
     if isinstance(error, NotImplementedError):
@@ -223,7 +186,7 @@ def judge(case: Case) -> CaseResult:
                           printed=printed, hint=case.hint, **base)
     if error is not None:
         return CaseResult(status="failed", points=0, expected=expected, printed=printed,
-                          got=f"raised {type(error).__name__}: {describe(str(error), 200)[1:-1]}",
+                          got=f"raised {error_text(error)}",
                           hint=case.hint, **base)
     verdict = _compare(case, outcome.value)
     shown = (case.show or describe)(outcome.value)
@@ -239,9 +202,17 @@ def _compare(case: Case, value: Any) -> bool | str:
         if case.test is not None:
             verdict = case.test(value)
             return verdict if isinstance(verdict, str) and verdict else verdict is True
+        if _is_dataclass_value(case.expected):
+            return same_fields(case.expected)(value)
         return bool(value == case.expected)
     except Exception as error:  # comparing a strange value must not crash the check
         return f"could not compare the result ({type(error).__name__}: {error})"
+
+
+def _is_dataclass_value(value: Any) -> bool:
+    from dataclasses import is_dataclass
+
+    return is_dataclass(value) and not isinstance(value, type)
 
 
 def not_attempted(obj: Any) -> bool:
@@ -258,4 +229,19 @@ def run_cases(exercise: str, title: str, obj: Any, cases: Callable[[Any], Iterab
     except NotImplementedError as error:
         return CheckResult(exercise, title, (CaseResult("answer", "not attempted", 0, 1,
                                                         message=str(error)),))
-    return CheckResult(exercise, title, tuple(judge(case) for case in built))
+    return CheckResult(exercise, title, tuple(_judge_all(built)))
+
+
+def _judge_all(cases: list[Case]) -> Iterable[CaseResult]:
+    """Judge the cases in order; after the first that ran out of time, the rest are not run."""
+    for number, case in enumerate(cases):
+        result = judge(case)
+        yield result
+        if result.timed_out:
+            rest = cases[number + 1:]
+            note = (f"{len(rest)} more case{'s' * (len(rest) != 1)} not run: {case.name!r} ran "
+                    "out of time, and each of the rest could take as long. Fix it, then check again.")
+            for later in rest:
+                yield CaseResult(later.name, "not run", 0, later.points, given=later.given,
+                                 message=note)
+            return

@@ -8,11 +8,13 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .framework import CheckResult
 
-_COLOURS = {"passed": "#1a7f37", "failed": "#cf222e", "not attempted": "#6e7781"}
-_MARKS = {"passed": "PASS", "failed": "FAIL", "not attempted": "TODO"}
+_COLOURS = {"passed": "#1a7f37", "failed": "#cf222e", "not attempted": "#6e7781",
+            "not run": "#9a6700"}
 
 
 def to_html(result: CheckResult) -> str:
+    from .framework import MARKS
+
     colour = _COLOURS[result.status]
     parts = [f'<div style="border-left:4px solid {colour};padding:4px 10px;margin:4px 0">',
              f"<b>{escape(result.summary())}</b>"]
@@ -21,16 +23,18 @@ def to_html(result: CheckResult) -> str:
     else:
         parts.append('<table style="border-collapse:collapse;margin-top:4px">')
         for case in result.cases:
-            mark = f'<span style="color:{_COLOURS[case.status]}">{_MARKS[case.status]}</span>'
+            mark = f'<span style="color:{_COLOURS[case.status]}">{MARKS[case.status]}</span>'
             parts.append(f"<tr><td style='vertical-align:top;padding-right:8px'>{mark}</td>"
                          f"<td style='text-align:left'>{escape(case.name)}{_details(case)}</td></tr>")
         parts.append("</table>")
+        if result.not_run:
+            parts.append(f"<div>{escape(result.not_run)}</div>")
     parts.append("</div>")
     return "".join(parts)
 
 
 def _details(case) -> str:
-    if case.status == "passed":
+    if case.status in ("passed", "not run"):
         return ""
     rows = [("given", case.given), ("expected", case.expected), ("got", case.got),
             ("problem", case.message), ("printed", case.printed), ("hint", case.hint)]

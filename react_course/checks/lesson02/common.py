@@ -10,6 +10,7 @@ from typing import Any
 
 from ...calculator import calculate
 from ...tools import ToolRegistry
+from ..values import Shown
 
 QUESTION = "What do 3 notebooks and 2 pens cost?"
 STOP = ["\nObservation"]  # the student's STOP, as the hints and messages name it
@@ -23,11 +24,7 @@ INVENTED = "\nObservation: A pen costs 99.\nThought: So 2 pens cost 198.\nFinal 
 UNREADABLE = "I think the total is 16."
 
 
-class Text(str):
-    """A description shown as is in the feedback (a plain ``str`` would be shown quoted)."""
-
-    def __repr__(self) -> str:
-        return str(self)
+Text = Shown  # a description shown as is in the feedback (a plain str would be shown quoted)
 
 
 def logged_tools(log: list[tuple[str, str]]) -> ToolRegistry:

@@ -16,7 +16,7 @@ from ...parsing import parse_step
 from ...prompts import build_prompt
 from ...tools import ToolRegistry
 from .. import exercise
-from ..framework import Case, describe
+from ..framework import Case, describe, nonblank_lines
 from .common import (
     ADD_UP,
     ANSWER,
@@ -37,13 +37,7 @@ def _prompt(tools: ToolRegistry) -> str:
     return build_prompt(QUESTION, tools.describe(), tools.names)
 
 
-def _lines(text: str) -> list[str]:
-    """The lines of ``text`` that are not blank, stripped.
-
-    >>> _lines("  Action: price\\n\\nAction Input: pen ")
-    ['Action: price', 'Action Input: pen']
-    """
-    return [line.strip() for line in text.strip().splitlines() if line.strip()]
+_lines = nonblank_lines
 
 
 def _step(one_step: Callable, reply: str) -> dict[str, Any]:

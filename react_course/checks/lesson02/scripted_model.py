@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import exercise
-from ..framework import Case, describe
+from ..framework import Case, describe, error_text
 from .common import Text
 
 OBS_REPLY = ("Thought: I need the price of a pen.\nAction: price\nAction Input: pen\n"
@@ -62,7 +62,7 @@ def _raises_runtime_error(got: BaseException | tuple[str, Any]) -> bool | str:
 def _show_raised(got: BaseException | tuple[str, Any]) -> str:
     if isinstance(got, tuple):
         return f"returned {describe(got[1], 80)}"
-    return f"raised {type(got).__name__}: {describe(str(got), 120)[1:-1]}"
+    return f"raised {error_text(got, 120)}"
 
 
 def _in_order(make: Callable) -> list[Any]:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..framework import describe
+from ..framework import Shown, describe  # Shown: a value shown in feedback as written
 
 OBS = "\nObservation"
 INVENTED = (
@@ -23,16 +23,6 @@ INVENTED = (
 )
 KEPT = "Thought: I need the height of the Eiffel Tower.\nAction: search\nAction Input: Eiffel Tower"
 QUESTION = "Question: How tall is the Eiffel Tower?"
-
-
-class Shown:
-    """A value shown in feedback exactly as written (no quotes around it)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __repr__(self) -> str:
-        return self.text
 
 
 def step_types():

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import exercise
-from ..framework import Case, describe
+from ..framework import Case, describe, nonblank_lines
 from .common import INVENTED, KEPT, OBS, Shown, expect_step, show_step, shown_expected
 
 # (case name, reply, stops, expected step, expected cut, hint)
@@ -66,8 +66,7 @@ def _parts(reply: str, stops: list[str]) -> tuple[str, str]:
     return (step.discarded if isinstance(step, Action) else ""), reply[len(kept):]
 
 
-def _lines(text: str) -> list[str]:
-    return [line.strip() for line in text.splitlines() if line.strip()]
+_lines = nonblank_lines
 
 
 def _cut_verdict(cut: str, want: str, parts: tuple[str, str], reply: str) -> bool | str:

@@ -17,7 +17,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from ..framework import describe
+from ..framework import describe, error_text
 
 CHILD_SECONDS = 2.0  # a calculator that checks before computing answers in milliseconds
 
@@ -65,6 +65,6 @@ def _child(sender: Any, function: Callable[[str], Any], argument: str) -> None:
         got = function(argument)
         answer = ("text", got[:1000]) if isinstance(got, str) else ("other", describe(got, 200))
     except BaseException as error:  # the child reports everything, then exits
-        answer = ("raised", f"{type(error).__name__}: {describe(str(error), 200)[1:-1]}")
+        answer = ("raised", error_text(error))
     sender.send(answer)
     sender.close()

@@ -7,7 +7,7 @@ slip run; a prediction left as ``...`` is "not attempted".
 from typing import Any
 
 from .. import exercise
-from ..framework import Case
+from ..framework import Case, Shown
 
 _PREDICTIONS = {
     "calls_with_max_steps_5": (6, "Count the steps (Actions) the slip run takes before its Final Answer "
@@ -53,9 +53,9 @@ def _predicted(predictions: dict, key: str) -> Any:
     return predictions[key]
 
 
-class _Missing:
-    def __repr__(self) -> str:
-        return "(no such key)"
+class _Missing(Shown):
+    def __new__(cls) -> "_Missing":
+        return super().__new__(cls, "(no such key)")
 
 
 def _prediction(got: Any, answer: Any) -> bool | str:
