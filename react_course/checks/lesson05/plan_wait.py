@@ -1,0 +1,80 @@
+"""Check 05.plan_wait: how long to wait before retrying a failed model call, or None.
+
+No randomness here: the exercise leaves jitter out (the library adds it), so
+every case has one right answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .. import exercise
+from ..framework import Case
+
+RULES = {
+    "400, 401 and 404 are never retried": ("404 is not retried", "401 is not retried",
+                                           "400 is not retried"),
+    "a time-out (`status=None`), a 429 or a 5xx is retried": (
+        "a time-out is retried", "429: first retry waits 0.5 s", "503 is retried"),
+    "0.5 s before the first retry, doubling with each attempt": (
+        "429: first retry waits 0.5 s", "third retry waits 2 s", "503 is retried"),
+    "never more than 8 s": ("the wait is capped at 8 s",),
+    "never less than the server's `Retry-After`": (
+        "Retry-After of 3 s is honoured", "a short Retry-After does not shorten the back-off"),
+    "`None` when the wait would not end before the run's time runs out": (
+        "no time left for the wait", "a wait equal to the time left is too long",
+        "a Retry-After past the time left"),
+}
+
+
+def _case(plan_wait: Callable, name: str, args: tuple, expected: float | None, hint: str) -> Case:
+    def test(got: Any) -> bool | str:
+        if expected is None:
+            return got is None or f"expected None (do not retry), got {got!r}"
+        if isinstance(got, bool) or not isinstance(got, int | float):
+            return f"expected a number of seconds, got {got!r}"
+        return abs(got - expected) < 1e-9 or f"expected a wait of {expected} s, got {got!r}"
+
+    status, attempt, after, left = args
+    given = f"plan_wait(status={status}, attempt={attempt}, retry_after={after}, remaining={left})"
+    return Case(name, lambda: plan_wait(*args), test=test, expected=expected, given=given, hint=hint)
+
+
+@exercise(
+    "05.plan_wait",
+    "how long to wait before retrying a failed model call",
+    hints=(
+        "First: if status in (400, 401, 404), return None.",
+        "wait = min(8, 0.5 * 2 ** (attempt - 1)); then wait = max(wait, retry_after or 0).",
+        "Last: if wait >= remaining, return None (the run would end while we wait).",
+    ),
+    rules=RULES,
+)
+def plan_wait_cases(plan_wait: Callable):
+    yield _case(plan_wait, "429: first retry waits 0.5 s", (429, 1, None, 60), 0.5,
+                "The first retry waits the base, 0.5 s.")
+    yield _case(plan_wait, "a time-out is retried", (None, 2, None, 60), 1.0,
+                "status=None is a time-out: retry it like a 429.")
+    yield _case(plan_wait, "503 is retried", (503, 2, None, 60), 1.0,
+                "A 5xx may pass: the second retry waits 1 s.")
+    yield _case(plan_wait, "third retry waits 2 s", (500, 3, None, 60), 2.0,
+                "0.5 * 2 ** (attempt - 1): 0.5, 1, 2, 4, 8.")
+    yield _case(plan_wait, "the wait is capped at 8 s", (429, 7, None, 60), 8.0,
+                "Cap it: attempt 7 would be 32 s without the cap.")
+    yield _case(plan_wait, "404 is not retried", (404, 1, None, 60), None,
+                "A missing model will still be missing: return None.")
+    yield _case(plan_wait, "401 is not retried", (401, 1, None, 60), None,
+                "A wrong key stays wrong: return None.")
+    yield _case(plan_wait, "400 is not retried", (400, 1, None, 60), None,
+                "A bad request stays bad: return None.")
+    yield _case(plan_wait, "Retry-After of 3 s is honoured", (429, 1, 3.0, 60), 3.0,
+                "The server said wait 3 s: wait at least that.")
+    yield _case(plan_wait, "a short Retry-After does not shorten the back-off", (429, 3, 1.0, 60),
+                2.0, "Take the larger of your back-off and the Retry-After.")
+    yield _case(plan_wait, "no time left for the wait", (429, 4, None, 2.0), None,
+                "A 4 s wait with 2 s left would outlive the run: return None.")
+    yield _case(plan_wait, "a wait equal to the time left is too long", (503, 2, None, 1.0), None,
+                "Waiting exactly the time left leaves nothing for the call: use >=.")
+    yield _case(plan_wait, "a Retry-After past the time left", (429, 1, 30.0, 10.0), None,
+                "The server asks for 30 s and 10 s are left: give up now, and say why.")

@@ -1,0 +1,85 @@
+"""Check 05.should_stop: the stopping decision, limits reached when the count equals them.
+
+The student's function gets a ``RunState`` and (optionally) ``StopRules``; each
+case builds one state and compares the reason that comes back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from ...stopping import RunState, StopRules
+from .. import exercise
+from ..framework import Case
+
+RULES = {
+    "A limit is reached when the count equals it": (
+        "12 steps of 12: step_limit", "3 repeats of 3: repeating", "120 s of 120: time_limit",
+        "₹20 of ₹20: budget"),
+    "return `None` while the run may go on": (
+        "a fresh run goes on", "11 steps of 12 goes on", "just under every limit goes on"),
+    "`\"step_limit\"`": ("12 steps of 12: step_limit", "a smaller step limit from the rules"),
+    "`\"budget\"`": ("₹20 of ₹20: budget", "₹4,000 overnight: budget"),
+    "`\"time_limit\"`": ("120 s of 120: time_limit",),
+    "`\"repeating\"`": ("3 repeats of 3: repeating",),
+    "use the thresholds in `rules`, not fixed numbers": (
+        "a smaller step limit from the rules", "a smaller money cap from the rules"),
+    "the user's interruption first, then the model's answer, then a hand-over, then the limits": (
+        "an interruption beats everything", "an answer on the last step is an answer",
+        "a hand-over beats a limit"),
+}
+
+
+def _case(should_stop: Callable, name: str, state: RunState, expected: str | None, hint: str,
+          rules: StopRules | None = None) -> Case:
+    def run() -> Any:
+        return should_stop(state) if rules is None else should_stop(state, rules)
+
+    shown = ", ".join(f"{k}={v!r}" for k, v in vars(state).items() if v != getattr(RunState(), k))
+    given = f"should_stop(RunState({shown}){'' if rules is None else f', {rules!r}'})"
+    return Case(name, run, expected=expected, given=given, hint=hint)
+
+
+@exercise(
+    "05.should_stop",
+    "decide whether a run must stop, and why",
+    hints=(
+        "Check interrupted, answered and handed_over first, in that order; then each limit.",
+        "A limit of 12 steps means the 12th step was the last: stop when steps >= 12, not > 12.",
+        "Read the thresholds from rules (rules.max_steps, rules.max_cost, ...), never 12 or 20.",
+    ),
+    rules=RULES,
+)
+def should_stop_cases(should_stop: Callable):
+    small = StopRules(max_steps=3, max_cost=Decimal("5"), max_seconds=10, max_repeats=2)
+    yield _case(should_stop, "a fresh run goes on", RunState(), None,
+                "Nothing has happened yet: return None.")
+    yield _case(should_stop, "11 steps of 12 goes on", RunState(steps=11), None,
+                "One step is left: return None.")
+    yield _case(should_stop, "12 steps of 12: step_limit", RunState(steps=12), "step_limit",
+                "A limit of 12 is reached at 12: compare with >=.")
+    yield _case(should_stop, "₹20 of ₹20: budget", RunState(cost=Decimal("20")), "budget",
+                "Spending the whole cap is reaching it: compare with >=.")
+    yield _case(should_stop, "₹4,000 overnight: budget", RunState(steps=5, cost=Decimal("4000")),
+                "budget", "Money spent is a limit of its own, whatever the step count.")
+    yield _case(should_stop, "120 s of 120: time_limit", RunState(seconds=120.0), "time_limit",
+                "Time used equal to the limit means no time is left.")
+    yield _case(should_stop, "3 repeats of 3: repeating", RunState(repeats=3), "repeating",
+                "The third repeat reaches a limit of 3.")
+    yield _case(should_stop, "just under every limit goes on",
+                RunState(steps=11, cost=Decimal("19.99"), seconds=119.9, repeats=2), None,
+                "Each count is one short of its limit: the run may go on.")
+    yield _case(should_stop, "an interruption beats everything",
+                RunState(steps=12, answered=True, interrupted=True), "interrupted",
+                "The user's stop comes first, even when a limit or an answer came at the same time.")
+    yield _case(should_stop, "an answer on the last step is an answer",
+                RunState(steps=12, answered=True), "final_answer",
+                "An answer that arrives on the last step still counts: check answered before limits.")
+    yield _case(should_stop, "a hand-over beats a limit", RunState(steps=12, handed_over=True),
+                "hand_over", "The model (or a policy) chose to hand over: that is the reason.")
+    yield _case(should_stop, "a smaller step limit from the rules", RunState(steps=3), "step_limit",
+                "Use rules.max_steps, not the number 12.", rules=small)
+    yield _case(should_stop, "a smaller money cap from the rules", RunState(cost=Decimal("5")),
+                "budget", "Use rules.max_cost, not the number 20.", rules=small)

@@ -1,0 +1,153 @@
+"""Retrying a failed model call: which failures, how long to wait, when to give up.
+
+A model call can fail for reasons that pass (a time-out, HTTP 429 "slow
+down", a 5xx server error) and for reasons that do not (400 bad request, 401
+bad key, 404 no such model). The first kind is retried with exponential
+back-off and jitter, honouring the server's ``Retry-After``; the second is
+not retried at all. Every wait must fit in what is left of the run's time:
+a back-off that outlives the run's budget ends the run instead, saying why.
+
+The model is *not* told about a failed call. It never saw the request fail:
+the next attempt sends the same prompt, and a note about a 503 would only
+cost tokens and invite the model to apologise for something it did not do.
+The record keeps every failure for the person reading the trace.
+
+``call_with_retries`` is the one place the loop retries (``loop.call_model``
+calls it). What it leaves out: circuit breakers shared between runs, and
+switching to a fallback model.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import LimitReached, ModelConfigError, ModelError
+
+RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
+NEVER_RETRY = frozenset({400, 401, 403, 404, 422})
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """Exponential back-off with jitter: ``base * factor ** (attempt - 1)``, capped, then jittered."""
+
+    base: float = 0.5
+    factor: float = 2.0
+    cap: float = 8.0
+    jitter: float = 0.5  # the wait is drawn from [delay * (1 - jitter), delay]
+
+    def delay(self, attempt: int, rng: random.Random) -> float:
+        """The wait before retry number ``attempt`` (1 = the first retry).
+
+        >>> b = Backoff(jitter=0)
+        >>> [b.delay(n, random.Random(0)) for n in (1, 2, 3, 6)]
+        [0.5, 1.0, 2.0, 8.0]
+        """
+        top = min(self.cap, self.base * self.factor ** (attempt - 1))
+        return top * (1 - self.jitter * rng.random())
+
+
+def status_of(error: BaseException) -> int | None:
+    """The HTTP status of a failed call, when there was one."""
+    for name in ("status", "status_code", "code"):
+        value = getattr(error, name, None)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return None
+
+
+def is_retryable(error: BaseException) -> bool:
+    """Can asking again help?
+
+    >>> is_retryable(ModelError("busy", status=429)), is_retryable(ModelError("no", status=404))
+    (True, False)
+    >>> is_retryable(TimeoutError("slow"))
+    True
+    """
+    if isinstance(error, ModelConfigError):
+        return False
+    status = status_of(error)
+    if status is not None:
+        return status in RETRY_STATUSES or (status >= 500 and status not in NEVER_RETRY)
+    if isinstance(error, ModelError):
+        return error.retryable
+    return isinstance(error, TimeoutError | ConnectionError | OSError)
+
+
+def retry_after(error: BaseException) -> float | None:
+    """Seconds the server asked us to wait (a ``Retry-After`` header in seconds), if any."""
+    value = getattr(error, "retry_after", None)
+    if value is None:
+        headers = getattr(getattr(error, "response", None), "headers", None) or getattr(
+            error, "headers", None) or {}
+        value = headers.get("retry-after") or headers.get("Retry-After")
+    try:
+        return max(0.0, float(value)) if value is not None else None
+    except (TypeError, ValueError):  # an HTTP date: not worth parsing here, use our own back-off
+        return None
+
+
+def plan_wait(error: BaseException, attempt: int, remaining: float | None,
+              backoff: Backoff, rng: random.Random) -> float | str:
+    """Seconds to wait before retry ``attempt``, or the reason not to retry.
+
+    >>> plan_wait(ModelError("x", status=429), 1, 10, Backoff(jitter=0), random.Random(0))
+    0.5
+    >>> plan_wait(ModelError("x", status=401), 1, 10, Backoff(), random.Random(0))
+    'not retried: status 401 will not change on a second try'
+    """
+    if not is_retryable(error):
+        status = status_of(error)
+        what = f"status {status}" if status else type(error).__name__
+        return f"not retried: {what} will not change on a second try"
+    wait = max(backoff.delay(attempt, rng), retry_after(error) or 0.0)
+    if remaining is not None and wait >= remaining:
+        return f"not retried: waiting {wait:.1f} s would pass the run's time limit ({remaining:.1f} s left)"
+    return wait
+
+
+@dataclass
+class Attempt:
+    """One failed call, as kept in the record."""
+
+    error: str
+    status: int | None
+    waited: float  # seconds slept after it (0 if not retried)
+
+
+def call_with_retries(call: Callable[[], Any], budget: Any, *, backoff: Backoff = Backoff(),
+                      rng: random.Random | None = None, sleep: Callable[[float], None] = time.sleep,
+                      attempts: list[Attempt] | None = None) -> Any:
+    """``call()``, retried on failures that may pass, within ``budget``.
+
+    ``budget`` needs ``remaining_seconds()`` (None for no limit), ``model_failed(text)``
+    (raises ``LimitReached("error")`` at the cap of failures in a row) and ``model_ok()``.
+    A failure that will not pass raises ``LimitReached("error")`` at once; a wait that
+    would outlive the run raises ``LimitReached("time_limit")``. ``attempts`` collects
+    each failure for the record.
+    """
+    rng = rng or random.Random()
+    attempt = 0
+    while True:
+        try:
+            result = call()
+        except (ModelError, TimeoutError, ConnectionError, OSError) as error:
+            if isinstance(error, ModelConfigError):
+                raise
+            attempt += 1
+            text = f"{type(error).__name__}: {error}"
+            budget.model_failed(text)  # may end the run: too many failures in a row
+            plan = plan_wait(error, attempt, budget.remaining_seconds(), backoff, rng)
+            if attempts is not None:
+                attempts.append(Attempt(text, status_of(error), plan if isinstance(plan, float) else 0.0))
+            if isinstance(plan, str):
+                reason = "time_limit" if "time limit" in plan else "error"
+                raise LimitReached(reason, f"the model call failed ({text}); {plan}") from error
+            sleep(plan)
+        else:
+            budget.model_ok()
+            return result

@@ -1,0 +1,292 @@
+"""Lesson 05's checkers: the references pass, stubs are not attempted, plausible mistakes fail.
+
+Each mutant names the rule of the statement it breaks, and every rule has at least one.
+"""
+
+import pytest
+
+from react_course.checks import _lookup, check
+from react_course.stopping import RunState, StopRules
+
+# ------------------------------------------------------------------- references
+
+
+def should_stop(state: RunState, rules: StopRules = StopRules()):
+    if state.interrupted:
+        return "interrupted"
+    if state.answered:
+        return "final_answer"
+    if state.handed_over:
+        return "hand_over"
+    if state.steps >= rules.max_steps:
+        return "step_limit"
+    if state.cost >= rules.max_cost:
+        return "budget"
+    if state.seconds >= rules.max_seconds:
+        return "time_limit"
+    if state.repeats >= rules.max_repeats:
+        return "repeating"
+    return None
+
+
+def _distance(a: str, b: str) -> int:
+    x, y = a.lower().split(), b.lower().split()
+    row = list(range(len(y) + 1))
+    for i, word in enumerate(x, 1):
+        prev, row[0] = row[0], i
+        for j, other in enumerate(y, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (word != other))
+    return row[-1]
+
+
+def near(a, b) -> bool:
+    return a.tool == b.tool and _distance(a.input, b.input) <= 1
+
+
+def find_repeat(history):
+    last = history[-1]
+    if any(near(last, old) and old.observation == last.observation for old in history[:-1]):
+        return "near_repeat"
+    if len(history) >= 4:
+        a1, b1, a2, b2 = history[-4:]
+        if near(a1, a2) and near(b1, b2) and not near(a1, b1):
+            return "alternating"
+    return None
+
+
+def handover(question, done, open_items, reason):
+    did = "; ".join(done) if done else "nothing was done"
+    todo = "; ".join(open_items) if open_items else "nothing is open"
+    return f"Stopped: {reason}. Question: {question} Done: {did}. Still open: {todo}."
+
+
+def plan_wait(status, attempt, retry_after, remaining):
+    if status in (400, 401, 404):
+        return None
+    wait = min(8.0, 0.5 * 2 ** (attempt - 1))
+    wait = max(wait, retry_after or 0)
+    return None if wait >= remaining else wait
+
+
+def stub(*args, **kwargs):
+    raise NotImplementedError("exercise 5.x: write this function")
+
+
+# ---------------------------------------------------------------------- mutants
+# name -> (the rule it breaks, the wrong function)
+
+
+def _should_stop_with(**change):
+    def wrong(state, rules=StopRules()):
+        limits = {"steps": rules.max_steps, "cost": rules.max_cost, "seconds": rules.max_seconds,
+                  "repeats": rules.max_repeats}
+        limits.update(change.get("fixed", {}))
+        order = change.get("order", ("interrupted", "answered", "handed_over"))
+        names = {"interrupted": "interrupted", "answered": "final_answer", "handed_over": "hand_over"}
+        for flag in order:
+            if getattr(state, flag):
+                return names[flag]
+        reasons = {"steps": "step_limit", "cost": "budget", "seconds": "time_limit", "repeats": "repeating"}
+        for field, reason in reasons.items():
+            if field in change.get("skip", ()):
+                continue
+            over = getattr(state, field) > limits[field] if field in change.get("strict", ()) else (
+                getattr(state, field) >= limits[field])
+            if over:
+                return reason
+        return change.get("go_on", None)
+    return wrong
+
+
+SHOULD_STOP_MUTANTS = {
+    "a step limit off by one (> not >=)": (
+        "A limit is reached when the count equals it", _should_stop_with(strict=("steps",))),
+    "every limit off by one": ("A limit is reached when the count equals it",
+                               _should_stop_with(strict=("steps", "cost", "seconds", "repeats"))),
+    "returns False while the run goes on": ("return `None` while the run may go on",
+                                           _should_stop_with(go_on=False)),
+    "no step limit": ("`\"step_limit\"`", _should_stop_with(skip=("steps",))),
+    "no money cap": ("`\"budget\"`", _should_stop_with(skip=("cost",))),
+    "no time limit": ("`\"time_limit\"`", _should_stop_with(skip=("seconds",))),
+    "no repeat limit": ("`\"repeating\"`", _should_stop_with(skip=("repeats",))),
+    "fixed thresholds 12 and 20": ("use the thresholds in `rules`, not fixed numbers",
+                                   _should_stop_with(fixed={"steps": 12, "cost": 20})),
+    "limits before the answer": (
+        "the user's interruption first, then the model's answer, then a hand-over, then the limits",
+        lambda s, r=StopRules(): ("step_limit" if s.steps >= r.max_steps else should_stop(s, r))),
+    "answer before the interruption": (
+        "the user's interruption first, then the model's answer, then a hand-over, then the limits",
+        _should_stop_with(order=("answered", "interrupted", "handed_over"))),
+}
+
+
+def _names_only(history):
+    last = history[-1]
+    return "near_repeat" if any(old.tool == last.tool for old in history[:-1]) else None
+
+
+def _exact_only(history):
+    last = history[-1]
+    same = any(old.tool == last.tool and old.input.lower() == last.input.lower()
+               and old.observation == last.observation for old in history[:-1])
+    return "near_repeat" if same else None
+
+
+def _with_near(near_fn, check_obs=True, alternation=True, a_differs=True):
+    def wrong(history):
+        last = history[-1]
+        if any(near_fn(last, old) and (not check_obs or old.observation == last.observation)
+               for old in history[:-1]):
+            return "near_repeat"
+        if alternation and len(history) >= 4:
+            a1, b1, a2, b2 = history[-4:]
+            if near_fn(a1, a2) and near_fn(b1, b2) and (not a_differs or not near_fn(a1, b1)):
+                return "alternating"
+        return None
+    return wrong
+
+
+FIND_REPEAT_MUTANTS = {
+    "compares only tool names": ("the same tool, at most one word added, removed or changed", _names_only),
+    "exact repeats only": ("the same tool, at most one word added, removed or changed", _exact_only),
+    "ignores the observation": ("and the same observation", _with_near(near, check_obs=False)),
+    "case-sensitive words": ("Words are compared without regard to case", _with_near(
+        lambda a, b: a.tool == b.tool and _case_distance(a.input, b.input) <= 1)),
+    "ignores the tool name": ("different tools are never repeats of each other",
+                              _with_near(lambda a, b: _distance(a.input, b.input) <= 1)),
+    "no alternation": ("the last four calls take turns, A, B, A, B", _with_near(near, alternation=False)),
+    "A may equal B": ("with A and B different", _with_near(near, a_differs=False)),
+    "characters, not words": ("two words changed is a new call",
+                              _with_near(lambda a, b: a.tool == b.tool and _chars_close(a.input, b.input))),
+    "returns False for progress": ("Return `None` when the latest call makes progress",
+                                   lambda h: find_repeat(h) or False),
+}
+
+
+def _case_distance(a: str, b: str) -> int:
+    x, y = a.split(), b.split()
+    row = list(range(len(y) + 1))
+    for i, word in enumerate(x, 1):
+        prev, row[0] = row[0], i
+        for j, other in enumerate(y, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (word != other))
+    return row[-1]
+
+
+def _chars_close(a: str, b: str) -> bool:
+    """Too generous: inputs of similar length with most characters shared count as near."""
+    a, b = a.lower(), b.lower()
+    return abs(len(a) - len(b)) <= 3 and len(set(a) ^ set(b)) <= 12
+
+
+def _handover_with(done_part=True, open_part="all", reason=True, empty_words=True, question=True):
+    def wrong(question_, done, open_items, reason_):
+        items = {"all": open_items, "first": open_items[:1], "none": [],
+                 "all_but_last": open_items[:-1]}[open_part]
+        did = "; ".join(done if done_part else done[-1:])
+        todo = "; ".join(items)
+        if empty_words:
+            did, todo = did or "nothing was done", todo or "nothing is open"
+        parts = [f"Stopped: {reason_}." if reason else "Stopped.",
+                 f"Question: {question_}" if question else "", f"Done: {did}.", f"Still open: {todo}."]
+        return " ".join(p for p in parts if p)
+    return wrong
+
+
+HANDOVER_MUTANTS = {
+    "loses the open items": ("every item still open", _handover_with(open_part="none")),
+    "keeps the first open item only": ("every item still open", _handover_with(open_part="first")),
+    "drops the last open item": ("every item still open", _handover_with(open_part="all_but_last")),
+    "only the last step done": ("every step that was done", _handover_with(done_part=False)),
+    "no reason": ("says why the run stopped", _handover_with(reason=False)),
+    "no question": ("the question", _handover_with(question=False)),
+    "silent on empty lists": ("When nothing was done, say so", _handover_with(empty_words=False)),
+    "silent when nothing is open": (
+        "When nothing is open, say so",
+        lambda q, d, o, r: handover(q, d, o, r).replace("nothing is open", "")),
+    "returns None when nothing was done": (
+        "When nothing was done, say so", lambda q, d, o, r: handover(q, d, o, r) if d else None),
+}
+
+
+def _plan_with(never=(400, 401, 404), base=0.5, factor=2, cap=8.0, honour=True, strict=False,
+               budget=True, exponent_offset=1):
+    def wrong(status, attempt, retry_after, remaining):
+        if status in never:
+            return None
+        wait = base * factor ** (attempt - exponent_offset)
+        wait = min(cap, wait) if cap else wait
+        if honour:
+            wait = max(wait, retry_after or 0)
+        if budget and (wait > remaining if strict else wait >= remaining):
+            return None
+        return wait
+    return wrong
+
+
+PLAN_WAIT_MUTANTS = {
+    "retries a 404": ("400, 401 and 404 are never retried", _plan_with(never=(400, 401))),
+    "retries every status": ("400, 401 and 404 are never retried", _plan_with(never=())),
+    "gives up on a time-out": ("a time-out (`status=None`), a 429 or a 5xx is retried",
+                               _plan_with(never=(None, 400, 401, 404))),
+    "gives up on a 5xx": ("a time-out (`status=None`), a 429 or a 5xx is retried",
+                          _plan_with(never=(400, 401, 404, 500, 503))),
+    "a constant wait": ("0.5 s before the first retry, doubling with each attempt", _plan_with(factor=1)),
+    "starts at 1 s": ("0.5 s before the first retry, doubling with each attempt", _plan_with(exponent_offset=0)),
+    "no cap": ("never more than 8 s", _plan_with(cap=None)),
+    "ignores Retry-After": ("never less than the server's `Retry-After`", _plan_with(honour=False)),
+    "Retry-After replaces the back-off": (
+        "never less than the server's `Retry-After`",
+        lambda s, a, r, left: r if r is not None and s not in (400, 401, 404) and r < left
+        else plan_wait(s, a, None, left)),
+    "ignores the time left": ("`None` when the wait would not end before the run's time runs out",
+                              _plan_with(budget=False)),
+    "waits exactly the time left": ("`None` when the wait would not end before the run's time runs out",
+                                    _plan_with(strict=True)),
+}
+
+EXERCISES = {
+    "05.should_stop": (should_stop, SHOULD_STOP_MUTANTS),
+    "05.find_repeat": (find_repeat, FIND_REPEAT_MUTANTS),
+    "05.handover": (handover, HANDOVER_MUTANTS),
+    "05.plan_wait": (plan_wait, PLAN_WAIT_MUTANTS),
+}
+
+MUTANTS = [(exercise, name, wrong) for exercise, (_, catalogue) in EXERCISES.items()
+           for name, (_, wrong) in catalogue.items()]
+
+# ------------------------------------------------------------------------ tests
+
+
+@pytest.mark.parametrize("exercise", list(EXERCISES))
+def test_reference_passes(exercise: str) -> None:
+    result = check(exercise, EXERCISES[exercise][0])
+    assert result.status == "passed", str(result)
+
+
+@pytest.mark.parametrize("exercise", list(EXERCISES))
+def test_stub_is_not_attempted(exercise: str) -> None:
+    assert check(exercise, stub).status == "not attempted"
+    assert check(exercise, ...).status == "not attempted"
+
+
+@pytest.mark.parametrize(("exercise", "name", "wrong"), MUTANTS, ids=[f"{e}:{n}" for e, n, _ in MUTANTS])
+def test_wrong_solution_fails(exercise: str, name: str, wrong) -> None:
+    result = check(exercise, wrong)
+    assert result.status == "failed", f"{name} was accepted:\n{result}"
+
+
+@pytest.mark.parametrize("exercise", list(EXERCISES))
+def test_every_rule_has_a_mutant_and_every_mutant_a_rule(exercise: str) -> None:
+    rules = {rule for rule, _ in _lookup(exercise).rules}
+    broken = {rule for rule, _ in EXERCISES[exercise][1].values()}
+    assert broken <= rules, f"mutants name rules the checker does not have: {broken - rules}"
+    assert rules <= broken, f"rules without a mutant: {rules - broken}"
+
+
+@pytest.mark.parametrize("exercise", list(EXERCISES))
+def test_each_rules_cases_exist(exercise: str) -> None:
+    spec = _lookup(exercise)
+    names = {case.name for case in spec.cases(EXERCISES[exercise][0])}
+    for rule, cases in spec.rules:
+        assert cases and set(cases) <= names, (rule, set(cases) - names)
