@@ -1,0 +1,144 @@
+"""Every rule an exercise states is exercised by a case: the checkers' rule tables.
+
+Each exercise is registered with ``rules={phrase: (case name, ...)}``. Here, for
+every registered exercise (``react_course.checks.exercises()``):
+
+- the table is not empty, and no rule lists no case;
+- each phrase appears in the exercise's statement, compared case-insensitively
+  with runs of whitespace made one space;
+- each case name is the name of a case the checker yields on the reference
+  solution.
+
+The statement of exercise ``NN.name`` is what the student reads in
+``solutions/NN_slug.ipynb`` (``notebooks/00_*.ipynb`` for lesson 00, which has no
+solutions) from the cell after the previous cell that calls ``check(...)`` up to
+the cell that calls ``check("NN.name", ...)``: markdown cells whole, and code cells
+as the exercise notebook shows them (solution lines replaced by their stubs, so
+docstrings and comments count, solution code does not).
+
+The reference solution is the object the solution notebook passes to
+``check``: the notebook's code cells run here in order, in one namespace, with
+``check`` replaced by a recorder; the case names come from the exercise's cases
+function called on the recorded object (the cases are built, not run).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+
+import react_course.checks as checks
+from react_course.authoring import strip_source
+
+ROOT = Path(__file__).resolve().parent.parent
+CHECK_CALL = r"""check\(\s*["']{}["']"""
+
+
+def notebook_for(exercise_id: str) -> Path:
+    lesson = exercise_id.split(".", 1)[0]
+    folder = "notebooks" if lesson == "00" else "solutions"
+    found = sorted((ROOT / folder).glob(f"{lesson}_*.ipynb"))
+    assert found, f"{exercise_id}: no {folder}/{lesson}_*.ipynb holds its statement"
+    return found[0]
+
+
+def visible_text(cell: Any) -> str:
+    if cell.cell_type != "code":
+        return cell.source
+    return strip_source(cell.source, "0.0")
+
+
+def statement(exercise_id: str) -> str:
+    """The text of the cells between the previous check cell and this exercise's check cell."""
+    cells = nbformat.read(notebook_for(exercise_id), as_version=4).cells
+    this = re.compile(CHECK_CALL.format(re.escape(exercise_id)))
+    any_check = re.compile(CHECK_CALL.format(r"\d\d\.\w+"))
+    at = next((i for i, c in enumerate(cells) if c.cell_type == "code" and this.search(c.source)),
+              None)
+    assert at is not None, f"{exercise_id}: no cell calls check({exercise_id!r}, ...)"
+    start = max((i for i in range(at) if cells[i].cell_type == "code"
+                 and any_check.search(cells[i].source)), default=-1) + 1
+    return "\n".join(visible_text(cell) for cell in cells[start:at])
+
+
+def normalised(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+@cache
+def references(path: Path) -> dict[str, Any]:
+    """Run a notebook's code cells here; return what each check(...) call was given."""
+    given: dict[str, Any] = {}
+
+    def recorder(exercise_id: str, obj: Any) -> None:
+        given[exercise_id] = obj
+
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    real, here = checks.check, os.getcwd()
+    checks.check = recorder
+    try:
+        os.chdir(path.parent)
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            for number, cell in enumerate(nbformat.read(path, as_version=4).cells):
+                if cell.cell_type == "code":
+                    exec(compile(cell.source, f"{path.name} cell {number}", "exec"), namespace)
+    finally:
+        checks.check = real
+        os.chdir(here)
+    return given
+
+
+def case_names(exercise_id: str) -> list[str]:
+    given = references(notebook_for(exercise_id))
+    assert exercise_id in given, f"{exercise_id}: the notebook never called check on it"
+    spec = checks._lookup(exercise_id)
+    return [case.name for case in spec.cases(given[exercise_id])]
+
+
+EXERCISES = checks.exercises()
+
+
+def table(exercise_id: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    rules = checks._lookup(exercise_id).rules
+    assert rules, (f"{exercise_id} has no rules table: pass rules={{phrase from the statement: "
+                   "(case name, ...)}} to @exercise")
+    return rules
+
+
+@pytest.mark.parametrize("exercise_id", EXERCISES)
+def test_every_rule_has_a_case(exercise_id: str) -> None:
+    empty = [rule for rule, names in table(exercise_id) if not names]
+    assert not empty, f"{exercise_id}: these rules list no case that exercises them: {empty}"
+
+
+@pytest.mark.parametrize("exercise_id", EXERCISES)
+def test_every_rule_is_quoted_from_the_statement(exercise_id: str) -> None:
+    text = normalised(statement(exercise_id))
+    missing = [rule for rule, _ in table(exercise_id) if normalised(rule) not in text]
+    assert not missing, (f"{exercise_id}: these rules are not (or no longer) in the statement in "
+                         f"{notebook_for(exercise_id).name}: {missing}")
+
+
+@pytest.mark.parametrize("exercise_id", EXERCISES)
+def test_every_listed_case_exists(exercise_id: str) -> None:
+    rules = table(exercise_id)
+    names = set(case_names(exercise_id))
+    unknown = [(rule, name) for rule, listed in rules for name in listed if name not in names]
+    assert not unknown, (f"{exercise_id}: these (rule, case) pairs name a case the checker does "
+                         f"not yield on the reference solution: {unknown}; its cases are "
+                         f"{sorted(names)}")
+
+
+def test_the_statement_is_the_text_before_the_check() -> None:
+    """The statement of 01.render_trace starts after 01.who_wrote's check cell."""
+    text = statement("01.render_trace")
+    assert "Exercise 1.2" in text and "Exercise 1.1" not in text
+    assert 'check("01.render_trace"' not in text
