@@ -1,0 +1,177 @@
+"""Retries of failed model calls: which are retried, how long we wait, and that we stop in time.
+
+The HTTP tests talk to a server on 127.0.0.1 that fails on purpose (429 with
+Retry-After, 500, a reply slower than the client's time-out). Budgets are small,
+and sleeping is recorded instead of done wherever the real wait is not the point.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from react_course.errors import LimitReached, ModelConfigError, ModelError
+from react_course.flaky import HttpModel, serve_flaky
+from react_course.retry import Backoff, call_with_retries, is_retryable, plan_wait, retry_after
+
+
+class FakeBudget:
+    """The three methods call_with_retries needs, with a clock we move by hand."""
+
+    def __init__(self, seconds: float | None = 10.0, max_failures: int = 3) -> None:
+        self.seconds, self.max_failures = seconds, max_failures
+        self.now, self.failures, self.failed_texts = 0.0, 0, []
+
+    def remaining_seconds(self) -> float | None:
+        return None if self.seconds is None else max(0.0, self.seconds - self.now)
+
+    def model_failed(self, text: str) -> None:
+        self.failures += 1
+        self.failed_texts.append(text)
+        if self.failures >= self.max_failures:
+            raise LimitReached("error", f"the model failed {self.failures} times in a row (last: {text})")
+
+    def model_ok(self) -> None:
+        self.failures = 0
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def failing(*errors, then="ok"):
+    queue = list(errors)
+
+    def call():
+        if queue:
+            raise queue.pop(0)
+        return then
+    return call
+
+
+def test_retryable_and_not() -> None:
+    assert is_retryable(ModelError("x", status=429))
+    assert is_retryable(ModelError("x", status=503))
+    assert is_retryable(TimeoutError())
+    for status in (400, 401, 404):
+        assert not is_retryable(ModelError("x", status=status))
+    assert not is_retryable(ModelConfigError("bad key"))
+
+
+def test_backoff_doubles_is_capped_and_jittered_within_bounds() -> None:
+    rng = random.Random(1)
+    b = Backoff(base=0.5, factor=2, cap=4, jitter=0.5)
+    for attempt, top in [(1, 0.5), (2, 1.0), (3, 2.0), (4, 4.0), (9, 4.0)]:
+        wait = b.delay(attempt, rng)
+        assert top * 0.5 <= wait <= top
+
+
+def test_jitter_is_seeded() -> None:
+    b = Backoff()
+    assert [b.delay(n, random.Random(7)) for n in range(1, 5)] == [
+        b.delay(n, random.Random(7)) for n in range(1, 5)]
+
+
+def test_retry_after_is_honoured() -> None:
+    error = ModelError("slow down", status=429)
+    error.retry_after = "3"
+    assert retry_after(error) == 3.0
+    assert plan_wait(error, 1, 10, Backoff(jitter=0), random.Random(0)) == 3.0
+
+
+def test_success_after_two_failures_waits_and_resets() -> None:
+    budget = FakeBudget()
+    call = failing(ModelError("busy", status=503), TimeoutError("slow"))
+    assert call_with_retries(call, budget, backoff=Backoff(jitter=0), sleep=budget.sleep) == "ok"
+    assert budget.now == 0.5 + 1.0 and budget.failures == 0
+
+
+def test_not_retryable_ends_at_once_with_the_reason() -> None:
+    budget = FakeBudget()
+    with pytest.raises(LimitReached) as ended:
+        call_with_retries(failing(ModelError("no such model", status=404)), budget, sleep=budget.sleep)
+    assert ended.value.end_reason == "error"
+    assert "404" in ended.value.detail and "not retried" in ended.value.detail
+    assert budget.now == 0
+
+
+def test_cap_on_failures_in_a_row_ends_with_error() -> None:
+    budget = FakeBudget(max_failures=3)
+    errors = [ModelError("busy", status=500)] * 5
+    with pytest.raises(LimitReached) as ended:
+        call_with_retries(failing(*errors), budget, backoff=Backoff(jitter=0), sleep=budget.sleep)
+    assert ended.value.end_reason == "error" and "3 times in a row" in ended.value.detail
+
+
+def test_a_wait_past_the_time_left_ends_with_time_limit() -> None:
+    budget = FakeBudget(seconds=2.0, max_failures=10)
+    error = ModelError("slow down", status=429)
+    error.retry_after = "30"
+    with pytest.raises(LimitReached) as ended:
+        call_with_retries(failing(error), budget, sleep=budget.sleep)
+    assert ended.value.end_reason == "time_limit" and "30.0 s" in ended.value.detail
+    assert budget.now == 0  # it did not wait at all
+
+
+@settings(max_examples=60, deadline=None)
+@given(statuses=st.lists(st.sampled_from([429, 500, 503, 0]), min_size=0, max_size=12),
+       seconds=st.floats(0.5, 20), max_failures=st.integers(1, 6), seed=st.integers(0, 99))
+def test_back_off_never_passes_the_budget(statuses, seconds, max_failures, seed) -> None:
+    """Whatever fails, the total wait stays under the run's time, and the ending says why."""
+    budget = FakeBudget(seconds=seconds, max_failures=max_failures)
+    errors = [TimeoutError("slow") if s == 0 else ModelError("x", status=s) for s in statuses]
+    try:
+        result = call_with_retries(failing(*errors), budget, rng=random.Random(seed), sleep=budget.sleep)
+    except LimitReached as ended:
+        assert ended.end_reason in ("error", "time_limit")
+        assert ended.detail
+    else:
+        assert result == "ok"
+    assert budget.now < seconds
+    assert budget.failures <= max_failures
+
+
+# --------------------------------------------------------------- against real HTTP
+
+
+def test_http_429_with_retry_after_then_success() -> None:
+    with serve_flaky([(429, 0.05), 500, "Final Answer: 42"]) as server:
+        budget = FakeBudget(seconds=5)
+        waits: list[float] = []
+        model = HttpModel(server.url, timeout=1)
+        reply = call_with_retries(lambda: model("q"), budget, backoff=Backoff(base=0.01, jitter=0),
+                                  sleep=waits.append)
+        assert reply == "Final Answer: 42"
+        assert waits == [0.05, 0.02]  # Retry-After honoured, then the back-off's second step
+        assert server.served == 3
+
+
+def test_http_time_outs_end_the_run_with_error_and_why() -> None:
+    with serve_flaky([("slow", 0.5)]) as server:
+        budget = FakeBudget(seconds=5, max_failures=2)
+        model = HttpModel(server.url, timeout=0.1)
+        with pytest.raises(LimitReached) as ended:
+            call_with_retries(lambda: model("q"), budget, backoff=Backoff(base=0.01), sleep=budget.sleep)
+        assert ended.value.end_reason == "error"
+        assert "TimeoutError" in ended.value.detail
+
+
+def test_http_retry_after_longer_than_the_run_is_not_waited() -> None:
+    with serve_flaky([(429, 60)]) as server:
+        budget = FakeBudget(seconds=1, max_failures=5)
+        model = HttpModel(server.url, timeout=1)
+        with pytest.raises(LimitReached) as ended:
+            call_with_retries(lambda: model("q"), budget, sleep=budget.sleep)
+        assert ended.value.end_reason == "time_limit"
+        assert "429" in ended.value.detail and budget.now == 0
+
+
+def test_http_401_is_not_retried() -> None:
+    with serve_flaky([401, "never reached"]) as server:
+        budget = FakeBudget()
+        model = HttpModel(server.url, timeout=1)
+        with pytest.raises(LimitReached) as ended:
+            call_with_retries(lambda: model("q"), budget, sleep=budget.sleep)
+        assert "401" in ended.value.detail and server.served == 1
