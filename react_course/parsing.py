@@ -84,9 +84,12 @@ _KEYWORD = re.compile(
 )
 # A keyword written mid-line after a sentence ("...the height. Action: search[x]").
 # Not after a list number at the start of a line ("2. Action: ..."), which is decoration.
+# A mid-line "Action:" counts only when a tool name follows, then a bracket or the line's
+# end: "I tried. Action: search did not help" is a thought that mentions the word.
 _INLINE_KEYWORD = re.compile(
     r"(?<=[.!?\])])(?<!^\d[.)])(?<!^\d\d[.)])[ \t]++"
-    r"(?=(?:action(?:[ _]?input)?|final[ _]?answer|observation)[ \t]*+\d*+[ \t]*+:)",
+    r"(?=action[ \t]*+\d*+[ \t]*+:[ \t]*+[`'\"]?[A-Za-z_][\w.-]*+[`'\"]?[ \t]*+(?:[\[(]|$)"
+    r"|(?:action[ _]?input|final[ _]?answer|observation)[ \t]*+\d*+[ \t]*+:)",
     re.IGNORECASE | re.MULTILINE,
 )
 _FENCE = re.compile(r"^\s*(```|~~~)[\w-]*\s*$")

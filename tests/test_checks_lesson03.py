@@ -13,7 +13,7 @@ from functools import partial
 import pytest
 
 import react_course as rc
-from react_course.checks import check
+from react_course.checks import _lookup, check, exercises
 from react_course.checks.lesson03.read_reply import READ_CASES
 
 
@@ -88,7 +88,29 @@ def cut_only_first_stop(text, stops):
     return text.split(stops[0], 1)[0] if stops else text
 
 
+def cut_by_regex(text, stops):
+    """The issue's example: the stops joined into one regular expression, unescaped."""
+    stops = [s for s in stops or () if s]
+    return re.split("|".join(stops), text, maxsplit=1)[0] if stops else text
+
+
+def cut_strips_stops(text, stops):
+    return cut_reference(text, [s.strip() for s in stops or ()])
+
+
+def cut_rstrips(text, stops):
+    return cut_reference(text, stops).rstrip("\n")
+
+
+def cut_lists_only(text, stops):
+    return cut_reference(text, stops) if isinstance(stops, list) else text
+
+
 CUT_MUTANTS = {
+    "stops joined into one regular expression": cut_by_regex,
+    "stops stripped before the search": cut_strips_stops,
+    "strips trailing newlines": cut_rstrips,
+    "a tuple of stops is ignored": cut_lists_only,
     "first stop in the list, not the earliest": cut_first_listed,
     "keeps the stop text": cut_keeps_stop,
     "cuts at the last occurrence": cut_last_occurrence,
@@ -117,8 +139,28 @@ def test_cut_at_stop_feedback_names_the_mistake() -> None:
     text = str(check("03.cut_at_stop", cut_keeps_stop))
     assert "the stop sequence itself was kept" in text
     assert "last character was dropped" in str(check("03.cut_at_stop", cut_min_with_minus_one))
-    assert "without strip()" in str(check("03.cut_at_stop", cut_strips))
+    assert "with no strip() of the result" in str(check("03.cut_at_stop", cut_strips))
     assert "earliest place" in str(check("03.cut_at_stop", cut_first_listed))
+    stripped_stops = str(check("03.cut_at_stop", cut_strips_stops))
+    assert "it cut at 'Observation', the stop '\\nObservation' without its whitespace" in stripped_stops
+    assert "Do not strip() the stops" in stripped_stops
+    regex = str(check("03.cut_at_stop", cut_by_regex))
+    assert "used as a regular expression" in regex and "raised error" in regex
+
+
+CUT_RULE_MUTANTS = {
+    "before the earliest place where any of the stops occurs": ["first stop in the list, not the earliest"],
+    "the stop itself is not kept": ["keeps the stop text"],
+    "Keep the text exactly as it is (no stripping)": ["strips whitespace", "strips trailing newlines"],
+    "Earliest means earliest in the text, not first in the list": [
+        "first stop in the list, not the earliest", "cuts at the last occurrence"],
+    "the whole text when none occurs": ["min() picks -1 for an absent stop"],
+    "matched exactly as given, newlines included": ["stops stripped before the search"],
+    "plain text, not a regular expression": ["stops joined into one regular expression"],
+    "may be empty or `None`": ["crashes on None"],
+    "`stops` is a list or tuple of strings": ["a tuple of stops is ignored"],
+    "Skip empty strings": ["empty stop matches everywhere"],
+}
 
 
 # ---------------------------------------------------------------- 03.parse_step
@@ -129,13 +171,16 @@ FORMAT = ("Reply in one of these forms:\nThought: <your reasoning>\nAction: <too
 
 def tolerant(text, *, ignore_case=True, numbered=True, bold=True, multiline=True, balanced=True,
              action_first=True, observation_is_error=True, show_format=True, guard=True,
-             input_line_only=True, paragraphs=True):
+             input_line_only=True, paragraphs=True, first_action=True, finish_any_case=True,
+             spaces=True, paper_form=True, two_lines=True, final_line=True, lone_input_is_error=True,
+             chatter_is_error=True):
     """The reference parser; each switch set to False is one typical mistake."""
     skip = r"[\s*#>_`-]*" if bold else r"\s*"
-    number = r"\s*\d*" if numbered else ""
+    number = (r"\s*\d*" if spaces else r"(?: \d+)?") if numbered else ""
+    gap = r"\s*" if spaces else ""
     emphasis = r"[*_]*" if bold else ""
     keyword = re.compile(
-        rf"^{skip}(thought|action\s*input|action|final\s*answer|observation){number}\s*{emphasis}\s*:"
+        rf"^{skip}(thought|action\s*input|action|final\s*answer|observation){number}{gap}{emphasis}{gap}:"
         rf"{emphasis}\s*(.*)$", re.IGNORECASE if ignore_case else 0)
     message = FORMAT if show_format else "Could not parse."
     segments = []
@@ -146,28 +191,42 @@ def tolerant(text, *, ignore_case=True, numbered=True, bold=True, multiline=True
             segments.append([re.sub(r"\s+", " ", found[1].lower()), body])
         elif segments and multiline:
             segments[-1][1] += "\n" + line
-    order = range(len(segments))
+    order = list(range(len(segments)))
     if not action_first:
         order = sorted(order, key=lambda i: segments[i][0] != "final answer")
+    if not first_action:  # the last Action line wins
+        actions = [i for i in order if segments[i][0] == "action"]
+        order = [i for i in order if i not in actions[:-1]]
+    switches = {"balanced": balanced, "guard": guard, "input_line_only": input_line_only,
+                "paragraphs": paragraphs, "finish_any_case": finish_any_case, "paper_form": paper_form,
+                "two_lines": two_lines}
     for at in order:
         kind, body = segments[at][0], segments[at][1].strip()
         if kind == "observation" and observation_is_error:
             return rc.ParseError("You wrote an Observation; only the program does. " + message)
-        if kind == "final answer" and body:
+        if kind == "final answer" and body and final_line:
             return rc.FinalAnswer(body)
         if kind == "action":
-            return _read_action(body, segments[at + 1:], message, balanced, guard,
-                                input_line_only, paragraphs)
+            return _read_action(body, segments[at + 1:], message, **switches)
+        if kind == "action input" and body and not lone_input_is_error:
+            return rc.FinalAnswer(body)
+    if text.strip() and not chatter_is_error:
+        return rc.FinalAnswer(text.strip())
     return rc.ParseError("No Action or Final Answer line. " + message)
 
 
-def _read_action(body, rest, message, balanced, guard, input_line_only=True, paragraphs=True):
+def _read_action(body, rest, message, balanced, guard, input_line_only=True, paragraphs=True,
+                 finish_any_case=True, paper_form=True, two_lines=True):
     name = re.match(r"(\w+)\s*", body)
     if name is None:
         if not guard:
             raise ValueError("no tool name")
         return rc.ParseError("The Action line names no tool. " + message)
     tool, after = name[1], body[name.end():]
+    if after.startswith("[") and not paper_form:
+        return rc.ParseError("The Action line holds only the tool name. " + message)
+    if not after.startswith("[") and not two_lines:
+        return rc.ParseError("Write Action: tool[input]. " + message)
     if after.startswith("["):
         if balanced:
             depth, end = 0, len(after)
@@ -186,7 +245,8 @@ def _read_action(body, rest, message, balanced, guard, input_line_only=True, par
     else:
         return rc.ParseError("No Action Input line. " + message)
     tool_input = tool_input.strip()
-    return rc.FinalAnswer(tool_input) if tool.lower() == "finish" else rc.Action(tool, tool_input)
+    finish = tool.lower() == "finish" if finish_any_case else tool == "finish"
+    return rc.FinalAnswer(tool_input) if finish else rc.Action(tool, tool_input)
 
 
 STRICT_BRACKETS = re.compile(r"^Action: (\w+)\[([^\]]*)\]$", re.MULTILINE)
@@ -270,6 +330,46 @@ PARSE_MUTANTS = {
     "tool name lowercased": lowercased_tool,
     "returns tuples, not rc.Action": returns_tuples,
     "an empty reply is an empty answer": empty_is_final,
+    "the last Action line wins": partial(tolerant, first_action=False),
+    "finish only in lower case (Finish[...] read as a tool)": partial(tolerant, finish_any_case=False),
+    "no spaces allowed before the colon": partial(tolerant, spaces=False),
+    "only the two-line format": partial(tolerant, paper_form=False),
+    "only the paper's tool[input] format": partial(tolerant, two_lines=False),
+    "Final Answer lines ignored (only finish[...])": partial(tolerant, final_line=False),
+    "a lone Action Input is the answer": partial(tolerant, lone_input_is_error=False),
+    "a reply without keywords is the answer": partial(tolerant, chatter_is_error=False),
+}
+
+PARSE_RULE_MUTANTS = {
+    "It returns one of the library's three classes": ["returns tuples, not rc.Action"],
+    "`Action: search` + `Action Input: Eiffel Tower` on two lines": ["only the paper's tool[input] format"],
+    "the paper's `Action: search[Eiffel Tower]`": ["only the two-line format"],
+    "gives the answer (`Final Answer: ...`": ["Final Answer lines ignored (only finish[...])"],
+    "the paper's `finish[...]` in any case": ["finish only in lower case (Finish[...] read as a tool)"],
+    "numbered keywords": ["no numbered form"],
+    "any case (`action input:`)": ["case-sensitive keywords"],
+    "extra spaces": ["no spaces allowed before the colon"],
+    "markdown bold": ["no markdown bold"],
+    "the input on the next line": ["no multi-line input"],
+    "or over several lines": ["no multi-line input"],
+    "newlines and blank lines kept": ["a blank line ends the input"],
+    "brackets inside the input": ["lazy regex: input ends at the first ]"],
+    "text after the closing bracket": ["greedy regex with DOTALL", "input runs to the last ]"],
+    "the input ends at the `]` that matches the first `[`": ["input runs to the last ]",
+                                                            "lazy regex: input ends at the first ]"],
+    "The first `Action` or `Final Answer` line decides": ["final answer preferred over an earlier action",
+                                                          "the last Action line wins"],
+    "Anything after an action was written before its observation existed": [
+        "Action Input runs to the end of the reply", "final answer preferred over an earlier action"],
+    "An `Observation` line *before* any action": ["an invented observation is ignored"],
+    "an empty reply": ["an empty reply is an empty answer"],
+    "an `Action Input` with no `Action`": ["a lone Action Input is the answer"],
+    "neither `[input]` nor an `Action Input` line right after it": [
+        "the segment after Action: tool is the input, whatever its keyword"],
+    "a reply with neither keyword": ["a reply without keywords is the answer"],
+    "whose message shows the format": ["error message without the format"],
+    "Keep the tool name as written": ["tool name lowercased"],
+    "Never raise.": ["raises on an odd reply", "the lesson's strict regex"],
 }
 
 
@@ -294,6 +394,12 @@ def test_parse_step_feedback_is_specific() -> None:
     assert "expected 'Eiffel Tower'" in greedy
     odd = str(check("03.parse_step", partial(tolerant, guard=False)))
     assert "parse_step('Action:') raised ValueError" in odd
+    last = str(check("03.parse_step", PARSE_MUTANTS["the last Action line wins"]))
+    assert "that is the LAST Action line: the first one decides" in last
+    finish = str(check("03.parse_step", PARSE_MUTANTS["finish only in lower case (Finish[...] read as a tool)"]))
+    assert "Finish[...] was read as a tool" in finish
+    chatter = str(check("03.parse_step", PARSE_MUTANTS["a reply without keywords is the answer"]))
+    assert "a reply without a Final Answer line is not an answer" in chatter
 
 
 # ---------------------------------------------------------------- 03.call_with_stops
@@ -334,7 +440,23 @@ def call_sends_last_four(model, prompt, stops):
     return rc.cut_at_stop(model(prompt, stop=list(stops)[-4:] or None), stops)
 
 
+def call_sends_empty_list(model, prompt, stops):
+    """The issue's example: [] sent when there are no stops."""
+    return rc.cut_at_stop(model(prompt, stop=list(stops)[:4]), stops)
+
+
+def call_primes_the_prompt(model, prompt, stops):
+    return rc.cut_at_stop(model(prompt + "\nThought:", stop=list(stops)[:4] or None), stops)
+
+
+def call_strips_the_reply(model, prompt, stops):
+    return call_reference(model, prompt, stops).strip()
+
+
 CALL_MUTANTS = {
+    "sends [] when there are no stops": call_sends_empty_list,
+    "primes the prompt with 'Thought:'": call_primes_the_prompt,
+    "strips the reply": call_strips_the_reply,
     "sends no stops": call_sends_nothing,
     "sends more than four": call_sends_everything,
     "no client-side cut": call_no_client_cut,
@@ -350,11 +472,19 @@ def test_call_with_stops_accepts_the_reference() -> None:
     assert result.status == "passed", str(result)
 
 
-def test_call_with_stops_accepts_positional_stop_and_empty_list() -> None:
+def test_call_with_stops_accepts_a_positional_stop_and_a_tuple() -> None:
     def positional(model, prompt, stops):
-        return rc.cut_at_stop(model(prompt, list(stops)[:4]), stops)
+        return rc.cut_at_stop(model(prompt, tuple(stops)[:4] or None), stops)
 
     assert check("03.call_with_stops", positional).status == "passed"
+    assert check("03.call_with_stops", lambda m, p, s: rc.cut_at_stop(m(p, stop=rc.stops.api_stops(s)), s)
+                 ).status == "passed"
+
+
+def test_call_with_stops_feedback_on_an_empty_list() -> None:
+    text = str(check("03.call_with_stops", call_sends_empty_list))
+    assert "FAIL  no stops: None sent, nothing cut" in text and "send None" in text
+    assert "(or an empty list)" not in text
 
 
 @pytest.mark.parametrize("name", CALL_MUTANTS)
@@ -366,6 +496,17 @@ def test_call_with_stops_feedback_says_what_to_send() -> None:
     assert "at most 4" in str(check("03.call_with_stops", call_sends_everything))
     assert "cut the reply yourself" in str(check("03.call_with_stops", call_no_client_cut))
     assert "no stop sequences reached the model" in str(check("03.call_with_stops", call_sends_nothing))
+
+
+CALL_RULE_MUTANTS = {
+    "calls the model once": ["calls the model twice"],
+    "with the prompt unchanged": ["primes the prompt with 'Thought:'"],
+    "sends the first four stops": ["sends more than four", "sends the last four", "sends no stops"],
+    "when there are no stops it sends `None`": ["sends [] when there are no stops"],
+    "cuts the reply on the client side with all the stops": [
+        "no client-side cut", "cuts only with the stops it sent", "cuts only with the first stop"],
+    "returns the cut reply, exactly as it is": ["strips the reply"],
+}
 
 
 # ---------------------------------------------------------------- 03.read_reply
@@ -451,6 +592,17 @@ READ_MUTANTS = {
 }
 
 
+READ_RULE_MUTANTS = {
+    "`rc.parse_step` of the reply after the client-side cut": ["no stop cut before parsing"],
+    "its `.discarded`": ["ignores what the parser discarded"],
+    "the text after the stop, `raw[len(kept):]`, exactly as it is": ["strips the parts"],
+    "in the order the library's loop records it": ["the text after the stop first"],
+    "Join the non-empty parts with": ["joined without a newline", "records only one of the two cuts"],
+    "strip nothing": ["strips the parts"],
+    "the cut is `''` when nothing was thrown away": ["None instead of '' when nothing was cut"],
+}
+
+
 def test_read_reply_accepts_the_reference() -> None:
     result = check("03.read_reply", read_reference)
     assert result.status == "passed", str(result)
@@ -483,3 +635,34 @@ def test_read_reply_expects_the_loops_own_cut(case) -> None:
 def test_stubs_and_ellipsis_are_not_attempted(exercise: str) -> None:
     assert check(exercise, stub).status == "not attempted"
     assert check(exercise, ...).status == "not attempted"
+
+
+# ---------------------------------------------------------------- rules: a mutant for each
+# (tests/test_rule_tables.py checks that each rule is quoted from the statement and names cases)
+
+RULE_MUTANTS = {
+    "03.cut_at_stop": (CUT_RULE_MUTANTS, CUT_MUTANTS, cut_reference),
+    "03.parse_step": (PARSE_RULE_MUTANTS, PARSE_MUTANTS, tolerant),
+    "03.call_with_stops": (CALL_RULE_MUTANTS, CALL_MUTANTS, call_reference),
+    "03.read_reply": (READ_RULE_MUTANTS, READ_MUTANTS, read_reference),
+}
+
+
+@pytest.mark.parametrize("exercise", list(RULE_MUTANTS))
+def test_every_rule_has_a_mutant_that_fails_its_cases(exercise: str) -> None:
+    """A solution that ignores a rule fails, and a failed case is one the rule names."""
+    table, catalogue, _ = RULE_MUTANTS[exercise]
+    rules = dict(_lookup(exercise).rules)
+    assert set(table) == set(rules)
+    for rule, mutants in table.items():
+        for name in mutants:
+            failed = {c.name for c in check(exercise, catalogue[name]).cases if c.status == "failed"}
+            assert failed & set(rules[rule]), f"{name!r} breaks {rule!r} but fails none of its cases"
+
+
+def test_library_functions_that_share_an_exercise_name_pass_it() -> None:
+    shared = [e for e in exercises("03") if callable(getattr(rc, e.split(".", 1)[1], None))]
+    assert shared == ["03.cut_at_stop", "03.parse_step"]
+    for exercise in shared:
+        result = check(exercise, getattr(rc, exercise.split(".", 1)[1]))
+        assert result.status == "passed", str(result)

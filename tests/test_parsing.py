@@ -206,6 +206,21 @@ def test_inline_invented_observation_is_recorded_as_cut() -> None:
     assert "Observation: 500 m." in step.discarded and "Final Answer: 500 m" in step.discarded
 
 
+@pytest.mark.parametrize("thought", [
+    "I tried that. Action: search did not help, so I will look it up.",
+    "That failed. Action: lookup was the wrong tool here.",
+])
+def test_a_thought_that_mentions_action_mid_line_is_not_an_action(thought: str) -> None:
+    step = parse_step(f"Thought: {thought}\nAction: lookup\nAction Input: tall")
+    assert step == Action("lookup", "tall")
+    assert step.thought == thought
+
+
+def test_a_mid_line_action_with_a_tool_name_still_counts() -> None:
+    assert parse_step("I need it. Action: search (Eiffel Tower)") == Action("search", "Eiffel Tower")
+    assert parse_step("I need it. Action: `search`\nAction Input: x") == Action("search", "x")
+
+
 def test_an_action_line_without_input_is_not_fed_the_next_segment() -> None:
     assert isinstance(parse_step("Action: search\nObservation: 500 m"), ParseError)
 

@@ -20,19 +20,32 @@ from .common import INVENTED, KEPT, OBS, QUESTION
 SIX_STOPS = ["\nObservation", "\nQuestion:", "\nHuman:", "\nAssistant:", "\nUser:", "<|end|>"]
 FINAL = "Thought: I now know the answer\nFinal Answer: 330 m"
 CHATTY = FINAL + "\nUser: Thanks! And the Statue of Liberty?"
+SPACED_KEPT = "  Thought: I need the height.\nAction: search[Eiffel Tower]  \n"
+SPACED = SPACED_KEPT + "\nObservation: 330 m"
 BOTH = "Final Answer: 330 m\nQuestion: How tall is the Statue of Liberty?\nObservation: 93 m"
 
 
-def _model(reply: str, ignore_stops: bool):
-    from ...models import ScriptedModel
+class _Recording:
+    """A scripted model that records the ``stop`` argument exactly as it was passed.
 
-    return ScriptedModel([reply], ignore_stops=ignore_stops)
+    (The library's ``ScriptedModel`` records ``[]`` as ``None``; this check must tell them apart.)
+    """
+
+    def __init__(self, reply: str, ignore_stops: bool) -> None:
+        from ...models import ScriptedModel
+
+        self._model = ScriptedModel([reply], ignore_stops=ignore_stops)
+        self.calls: list[tuple[Any, Any]] = []
+
+    def __call__(self, prompt: str, stop: Any = None) -> str:
+        self.calls.append((prompt, list(stop) if isinstance(stop, list) else stop))
+        return self._model(prompt, stop=stop)
 
 
 def _call(call: Callable, reply: str, stops: Any, ignore_stops: bool) -> dict[str, Any]:
-    model = _model(reply, ignore_stops)
+    model = _Recording(reply, ignore_stops)
     returned = call(model, QUESTION, stops)
-    return {"returned": returned, "calls": [(c.prompt, c.stop) for c in model.calls]}
+    return {"returned": returned, "calls": model.calls}
 
 
 def _show_call(got: Any) -> str:
@@ -51,13 +64,9 @@ def _call_test(expected: str, stops: Any) -> Callable[[Any], bool | str]:
         prompt, stop = calls[0]
         if prompt != QUESTION:
             return f"the model was sent the prompt {describe(prompt, 80)}: send the prompt unchanged"
-        want = tuple(stops[:4]) if stops else None
-        if stop != want:
-            if stop is None:
-                return "no stop sequences reached the model: pass them, model(prompt, stop=...)"
-            if len(stop) > 4:
-                return f"{len(stop)} stops were sent: OpenAI's API takes at most 4, send the first 4"
-            return f"the model was sent {stop!r}; send the first four stops, {want!r}"
+        verdict = _stop_verdict(stop, stops)
+        if verdict is not True:
+            return verdict
         returned = got["returned"]
         if returned == expected:
             return True
@@ -71,6 +80,25 @@ def _call_test(expected: str, stops: Any) -> Callable[[Any], bool | str]:
     return test
 
 
+def _stop_verdict(stop: Any, stops: list[str]) -> bool | str:
+    """Were the first four stops sent, as a list or tuple, and None when there are none?"""
+    if not stops:
+        if stop is None:
+            return True
+        return (f"with no stops, the model was sent stop={stop!r}: send None, as the statement says "
+                "(None means 'no stop sequences'; rc.stops.api_stops([]) is None too)")
+    want = list(stops[:4])
+    if stop is None:
+        return "no stop sequences reached the model: pass them, model(prompt, stop=...)"
+    if not isinstance(stop, list | tuple):
+        return f"send the stops as a list (or tuple) of strings, not {type(stop).__name__}"
+    if list(stop) == want:
+        return True
+    if len(stop) > 4:
+        return f"{len(stop)} stops were sent: OpenAI's API takes at most 4, send the first 4"
+    return f"the model was sent {list(stop)!r}; send the first four stops, {want!r}"
+
+
 def _call_case(name: str, run: Callable[[], dict[str, Any]], expected: str, stops: list[str],
                note: str, hint: str) -> Case:
     """One case: ``run`` calls the student's function; ``stops`` (what it is given) sets the test."""
@@ -78,12 +106,27 @@ def _call_case(name: str, run: Callable[[], dict[str, Any]], expected: str, stop
                 given=f"call_with_stops(model, {QUESTION!r}, {stops!r}){note}", hint=hint)
 
 
+RULES = {
+    "calls the model once": ("sends the stop and returns the reply", "sends only the first four of six stops"),
+    "with the prompt unchanged": ("sends the stop and returns the reply",),
+    "sends the first four stops": ("sends only the first four of six stops", "one stop of a tuple is sent"),
+    "when there are no stops it sends `None`": ("no stops: None sent, nothing cut",),
+    "cuts the reply on the client side with all the stops": (
+        "cuts when the model ignores stops", "a stop that could not be sent still cuts",
+        "cuts at the earliest of the stops"),
+    "returns the cut reply, exactly as it is": ("a reply with no stop in it comes back whole",
+                                                 "the kept text comes back exactly as it is"),
+}
+
+
 @exercise(
     "03.call_with_stops",
     "send at most four stops, and cut on the client too",
+    rules=RULES,
     hints=(
         "Two things: model(prompt, stop=the first four stops), then cut what comes back.",
-        "Send stops[:4] (or None when there are none). APIs such as OpenAI's reject more than four.",
+        "Send list(stops)[:4], or None when there are none (not []). APIs such as OpenAI's reject "
+        "more than four.",
         "Cut the reply with ALL the stops, not only the four you sent: rc.cut_at_stop(reply, stops).",
     ),
 )
@@ -112,6 +155,15 @@ def call_with_stops_cases(call: Callable[[Any, str, Any], str]):
                      lambda: _call(call, FINAL, [OBS], True), FINAL, [OBS],
                      f"  # the model replies {FINAL!r}",
                      "Return the reply unchanged when no stop occurs in it (no strip, no extra text).")
-    yield _call_case("no stops: nothing sent, nothing cut",
+    yield _call_case("the kept text comes back exactly as it is",
+                     lambda: _call(call, SPACED, [OBS], True), SPACED_KEPT, [OBS],
+                     f"  # the model ignores stops and replies {SPACED!r}",
+                     "Return what rc.cut_at_stop keeps, spaces and newlines included: no strip().")
+    yield _call_case("no stops: None sent, nothing cut",
                      lambda: _call(call, FINAL, [], True), FINAL, [], "",
-                     "With no stops, send stop=None (or an empty list) and return the reply as it is.")
+                     "With no stops, send stop=None (not []) and return the reply as it is: "
+                     "list(stops)[:4] or None.")
+    yield _call_case("one stop of a tuple is sent",
+                     lambda: _call(call, INVENTED, ("\nObservation",), True), KEPT, ("\nObservation",),
+                     f"  # the model ignores stops and replies {INVENTED!r}",
+                     "stops may be a tuple: send its first four as a list (list(stops)[:4]).")

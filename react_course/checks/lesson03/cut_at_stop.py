@@ -1,8 +1,10 @@
 """Check 03.cut_at_stop: keep the text before the earliest stop sequence.
 
 Each case's test names the usual mistake when it shows: the stop kept, a
-strip(), a -1 from str.find taken as a position, an empty stop that matches
-everywhere, or a cut at a later stop than the earliest.
+strip() of the result or of the stops, a -1 from str.find taken as a position,
+an empty stop that matches everywhere, a stop used as a regular expression, or
+a cut at a later stop than the earliest. ``RULES`` maps each rule of the
+statement to the cases that exercise it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,25 @@ from .. import exercise
 from ..framework import Case
 from .common import INVENTED, KEPT, OBS
 
+RULES = {
+    "before the earliest place where any of the stops occurs": (
+        "cuts just before the stop", "earliest occurrence wins, whatever the order of the stops"),
+    "the stop itself is not kept": ("cuts just before the stop", "a stop at the very start leaves nothing"),
+    "Keep the text exactly as it is (no stripping)": (
+        "whitespace before the stop is kept", "leading spaces and trailing newlines are kept"),
+    "Earliest means earliest in the text, not first in the list": (
+        "earliest occurrence wins, whatever the order of the stops", "the first of two occurrences"),
+    "the whole text when none occurs": (
+        "no stop in the text: unchanged", "a stop that does not occur is skipped"),
+    "matched exactly as given, newlines included": (
+        "the stop's newline is part of it", "a tuple of stops works; the numbered form is cut too"),
+    "plain text, not a regular expression": (
+        "a stop with | in it is plain text", "a stop with ** in it is plain text"),
+    "may be empty or `None`": ("stops=None: unchanged", "no stops: unchanged"),
+    "`stops` is a list or tuple of strings": ("a tuple of stops works; the numbered form is cut too",),
+    "Skip empty strings": ("an empty stop is skipped",),
+}
+
 
 def _cut_test(text: str, stops: Sequence[str] | None, expected: str) -> Callable[[Any], bool | str]:
     """Compare with the right cut, and name the usual mistakes when they show."""
@@ -23,9 +44,20 @@ def _cut_test(text: str, stops: Sequence[str] | None, expected: str) -> Callable
             return True
         if not isinstance(got, str):
             return f"return the kept text (a str), not {type(got).__name__}"
-        if got.strip() == expected.strip():
-            return "the whitespace around the kept text changed: return it exactly, without strip()"
         live = [s for s in (stops or ()) if s]
+        for stop in live:
+            bare = stop.strip()
+            if bare != stop and bare and bare in text and got == text[: text.find(bare)]:
+                return (f"it cut at {bare!r}, the stop {stop!r} without its whitespace: a stop is "
+                        "matched exactly as given, and the newline in front is what keeps a thought "
+                        "that merely mentions the word from being cut. Do not strip() the stops")
+        regex = _regex_cut(text, live)
+        if regex is not None and got == regex:
+            return ("it cut at a piece of a stop: the stops were used as a regular expression, where | "
+                    "means 'or' and * repeats. A stop is plain text: use text.find(stop) (or re.escape)")
+        if got.strip() == expected.strip():
+            return ("the whitespace around the kept text changed: return text[:position] as it is, "
+                    "with no strip() of the result")
         if any(got == expected + s for s in live):
             return "the stop sequence itself was kept: cut just before it"
         if len(text) > 1 and got == text[:-1]:
@@ -41,6 +73,16 @@ def _cut_test(text: str, stops: Sequence[str] | None, expected: str) -> Callable
     return test
 
 
+def _regex_cut(text: str, stops: list[str]) -> str | None:
+    """What a cut that treats the stops as one regular expression keeps (None if it would raise)."""
+    import re
+
+    try:
+        return re.split("|".join(stops), text, maxsplit=1)[0] if stops else None
+    except re.error:
+        return None
+
+
 def _cut_case(cut: Callable, name: str, text: str, stops: Any, expected: str, hint: str) -> Case:
     return Case(name, lambda: cut(text, stops), expected=expected, test=_cut_test(text, stops, expected),
                 given=f"cut_at_stop({text!r}, {stops!r})", hint=hint)
@@ -49,6 +91,7 @@ def _cut_case(cut: Callable, name: str, text: str, stops: Any, expected: str, hi
 @exercise(
     "03.cut_at_stop",
     "keep the text before the earliest stop sequence",
+    rules=RULES,
     hints=(
         "For each stop, text.find(stop) gives where it starts, or -1 when it does not occur.",
         "Collect the positions that are not -1 (and skip empty stops); the smallest one is the cut.",
@@ -87,6 +130,27 @@ def cut_at_stop_cases(cut: Callable[[str, Any], str]):
     yield _cut_case(cut, "a stop at the very start leaves nothing", "Observation: 500 m",
                     ["Observation:"], "",
                     "A stop found at position 0 is a match: test `position >= 0` (or `!= -1`), not `> 0`.")
+    yield _cut_case(cut, "leading spaces and trailing newlines are kept",
+                    "  Action: search[Eiffel Tower]\n\n\nObservation: 330 m", [OBS],
+                    "  Action: search[Eiffel Tower]\n\n",
+                    "Return text[:position] exactly: no strip(), not even of the newlines before the stop.")
+    yield _cut_case(cut, "the stop's newline is part of it",
+                    "Thought: From the first Observation: 330 m. Now the statue.\n"
+                    "Action: search[Statue of Liberty]", [OBS],
+                    "Thought: From the first Observation: 330 m. Now the statue.\n"
+                    "Action: search[Statue of Liberty]",
+                    "Match each stop exactly as given: '\\nObservation' occurs only where a line starts "
+                    "with the word, so a thought that mentions it is not cut. Do not strip the stops.")
+    yield _cut_case(cut, "a stop with | in it is plain text",
+                    "Thought: That is the end of the search.\nFinal Answer: 330 m<|end|>\nUser: thanks",
+                    ["<|end|>"], "Thought: That is the end of the search.\nFinal Answer: 330 m",
+                    "A stop is plain text: find it with text.find(stop). As a regular expression, "
+                    "'<|end|>' means '<' or 'end' or '>'.")
+    yield _cut_case(cut, "a stop with ** in it is plain text",
+                    "**Action:** search\n**Action Input:** Eiffel Tower\n**Observation:** 500 m",
+                    ["\n**Observation:**"], "**Action:** search\n**Action Input:** Eiffel Tower",
+                    "A stop is plain text: find it with text.find(stop). As a regular expression, "
+                    "'**' is an error (nothing to repeat).")
     yield _cut_case(cut, "a tuple of stops works; the numbered form is cut too",
                     "Thought 2: Now the statue.\nAction 2: Search[Statue of Liberty]\n"
                     "Observation 2: It is 93 m tall.", ("\nObservation",),

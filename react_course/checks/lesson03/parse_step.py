@@ -40,7 +40,7 @@ PARSE_CASES: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
      "Allow an optional number between the keyword and the colon: r'Action\\s*\\d*\\s*:'. "
      "Keep the tool name as written."),
     ("keywords in any case",
-     "thought: look up the order\naction: get_order\naction input: 88213",
+     "thought: look up the order\nACTION: get_order\naction input: 88213",
      ("action", "get_order", "88213"),
      "Match keywords case-insensitively (re.IGNORECASE, or compare .lower())."),
     ("extra spaces",
@@ -94,6 +94,19 @@ PARSE_CASES: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
      "Thought: I will check.\nAction: search[Eiffel Tower]\nFinal Answer: 330 m",
      ("action", "search", "Eiffel Tower"),
      "Look for the FIRST Action or Final Answer line, not for a Final Answer anywhere in the reply."),
+    ("two actions: the first one counts",
+     "Thought: I need both heights.\nAction: search[Eiffel Tower]\nAction: search[Statue of Liberty]",
+     ("action", "search", "Eiffel Tower"),
+     "Walk the segments from the top and stop at the first Action or Final Answer: a later Action "
+     "line was written before the first one's observation existed."),
+    ("two two-line actions: the first one counts",
+     "Action: search\nAction Input: Eiffel Tower\nAction: calculate\nAction Input: 330 - 93",
+     ("action", "search", "Eiffel Tower"),
+     "The first Action line decides, and its input is the Action Input line right after it."),
+    ("the paper's capitalised Finish[answer]",
+     "Thought 3: I have both heights.\nAction 3: Finish[237 m]",
+     ("final", "237 m"),
+     "The paper writes Finish[answer] with a capital F: compare tool.lower() == 'finish'."),
     ("final answer in bold",
      "**Final Answer:** 237 m",
      ("final", "237 m"),
@@ -127,6 +140,39 @@ PARSE_CASES: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
      "Every reply gives a step: guard each regex match (it may be None) and each index."),
 )
 
+# Wrong steps a case's reply invites, and what each one means: (case name, wrong step, message).
+KNOWN_MISTAKES: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("two actions: the first one counts", ("action", "search", "Statue of Liberty"),
+     "that is the LAST Action line: the first one decides, and the later one was written before the "
+     "first one's observation existed"),
+    ("two two-line actions: the first one counts", ("action", "calculate", "330 - 93"),
+     "that is the LAST Action line: the first one decides"),
+    ("the paper's capitalised Finish[answer]", ("action", "Finish", "237 m"),
+     "Finish[...] was read as a tool: finish ends the run in any case (the paper writes Finish)"),
+    ("finish[answer] is a final answer", ("action", "finish", "237 m"),
+     "finish[...] was read as a tool: it is the paper's final answer"),
+    ("action, invented observation, final answer", ("final", "The Eiffel Tower is 500 m tall."),
+     "that answer rests on an invented observation: the first move, the action, decides"),
+    ("chatter with no keywords", ("final", "The Eiffel Tower is about 330 m tall, so the difference is 237 m."),
+     "a reply without a Final Answer line is not an answer: the model may not be done, so return a "
+     "ParseError that shows the format"),
+)
+
+
+def _case_test(name: str, expected: tuple[str, ...]) -> Callable[[Any], bool | str]:
+    """The case's test, naming the known mistake when the wrong step is one of them."""
+    test = expect_step(expected)
+    mistakes = [(expect_step(wrong), why) for case, wrong, why in KNOWN_MISTAKES if case == name]
+
+    def judge(got: Any) -> bool | str:
+        verdict = test(got)
+        if verdict is True:
+            return True
+        return next((why for wrong, why in mistakes if wrong(got) is True), verdict)
+
+    return judge
+
+
 ODD_REPLIES = ("Action:", "Action: [x]", "Action: search[Eiffel Tower", "]]] [[[", "Final Answer:",
                "Observation:", "Action Input:", "Action: search\nAction Input:", "**", "Thought:\n\n\n")
 
@@ -145,16 +191,57 @@ def _run_odd(parse: Callable[[str], Any]) -> Any:
     return "every reply gave a step"
 
 
+RULES = {
+    "It returns one of the library's three classes": ("two-line format", "final answer",
+                                                      "chatter with no keywords"),
+    "`Action: search` + `Action Input: Eiffel Tower` on two lines": ("two-line format",),
+    "the paper's `Action: search[Eiffel Tower]`": ("the paper's format: tool[input]",),
+    "gives the answer (`Final Answer: ...`": ("final answer", "final answer in bold"),
+    "the paper's `finish[...]` in any case": ("finish[answer] is a final answer",
+                                              "the paper's capitalised Finish[answer]"),
+    "numbered keywords": ("numbered keywords (the paper's Action 2:)",),
+    "any case (`action input:`)": ("keywords in any case",),
+    "extra spaces": ("extra spaces",),
+    "markdown bold": ("markdown bold", "final answer in bold"),
+    "the input on the next line": ("input on the next line",),
+    "or over several lines": ("multi-line input", "multi-line final answer"),
+    "newlines and blank lines kept": ("an input with paragraphs: blank lines kept",),
+    "brackets inside the input": ("brackets inside the input",),
+    "text after the closing bracket": ("trailing text after the closing bracket",),
+    "the input ends at the `]` that matches the first `[`": (
+        "brackets inside the input", "trailing text after the closing bracket",
+        "invented observation with brackets, after tool[input]"),
+    "The first `Action` or `Final Answer` line decides": (
+        "action, invented observation, final answer", "an action, then an answer (no observation between)",
+        "two actions: the first one counts", "two two-line actions: the first one counts"),
+    "Anything after an action was written before its observation existed": (
+        "action, invented observation, final answer",
+        "invented observation with brackets, after tool[input]",
+        "an action, then an answer (no observation between)"),
+    "An `Observation` line *before* any action": ("an observation before any action",),
+    "an empty reply": ("empty reply",),
+    "an `Action Input` with no `Action`": ("an Action Input with no Action",),
+    "neither `[input]` nor an `Action Input` line right after it": ("an Action with no Action Input line",),
+    "a reply with neither keyword": ("chatter with no keywords",),
+    "whose message shows the format": ("empty reply", "chatter with no keywords",
+                                       "an observation before any action"),
+    "Keep the tool name as written": ("numbered keywords (the paper's Action 2:)",),
+    "Never raise.": ("odd replies never raise",),
+}
+
+
 @exercise(
     "03.parse_step",
     "a tolerant parser for text ReAct replies",
+    rules=RULES,
     hints=(
         "Go line by line. A line that starts with a keyword (after optional markdown such as ** or #) "
         "begins a new segment; any other line continues the segment above it.",
         "One regex per line does it: r'^[\\s*#>_`-]*(thought|action\\s*input|action|final\\s*answer|"
         "observation)\\s*\\d*\\s*[*_]*\\s*:[*_]*\\s*(.*)$' with re.IGNORECASE.",
         "Then walk the segments in order: the first Action or Final Answer decides; an Observation "
-        "before them is an error. For tool[input], count brackets to find the matching ].",
+        "before them is an error. For tool[input], count brackets to find the matching ]; "
+        "finish[...], in any case, is a FinalAnswer.",
     ),
 )
 def parse_step_cases(parse: Callable[[str], Any]):
@@ -165,5 +252,5 @@ def parse_step_cases(parse: Callable[[str], Any]):
                        given="; ".join(f"parse_step({r!r})" for r in ODD_REPLIES), hint=hint)
             continue
         yield Case(name, lambda reply=reply: parse(reply), expected=shown_expected(expected),
-                   test=expect_step(expected), show=show_step,
+                   test=_case_test(name, expected), show=show_step,
                    given=f"parse_step({reply!r})", hint=hint)

@@ -49,6 +49,10 @@ READ_CASES: tuple[tuple[str, str, list[str], tuple[str, ...], str, str], ...] = 
      "Thought: I now know the answer\nFinal Answer: 330 m\nQuestion: How tall is the Statue of Liberty?",
      [OBS, "\nQuestion:"], ("final", "330 m"), "\nQuestion: How tall is the Statue of Liberty?",
      "Cut with every stop before parsing (rc.cut_at_stop(raw, stops)), and record what came after."),
+    ("the text after the stop keeps its spaces and newlines",
+     "Thought: I know this one.\nFinal Answer: 330 m\nObservation:  Correct!\n\n", [OBS],
+     ("final", "330 m"), "\nObservation:  Correct!\n\n",
+     "Record raw[len(kept):] exactly as it is: no strip(), so the trace shows what the model wrote."),
     ("a thought, then an invented observation",
      "Thought: Let me recall.\nObservation: The tower is 500 m tall.\nThought: So\nFinal Answer: 500 m",
      [OBS], ("error",), "\nObservation: The tower is 500 m tall.\nThought: So\nFinal Answer: 500 m",
@@ -116,9 +120,28 @@ def _show_read(got: Any) -> str:
     return describe(got)
 
 
+RULES = {
+    "`rc.parse_step` of the reply after the client-side cut": (
+        "an invented observation is cut and recorded", "a thought, then an invented observation",
+        "every stop counts"),
+    "its `.discarded`": ("an answer written after the action is recorded",
+                         "both kinds of cut in one reply, discarded first"),
+    "the text after the stop, `raw[len(kept):]`, exactly as it is": (
+        "a final answer, then an invented observation", "an invented observation is cut and recorded",
+        "the text after the stop keeps its spaces and newlines"),
+    "in the order the library's loop records it": ("both kinds of cut in one reply, discarded first",),
+    "Join the non-empty parts with": ("both kinds of cut in one reply, discarded first",),
+    "strip nothing": ("both kinds of cut in one reply, discarded first",
+                      "the text after the stop keeps its spaces and newlines"),
+    "the cut is `''` when nothing was thrown away": (
+        "a clean action: nothing cut", "a clean final answer: nothing cut", "an unreadable reply: nothing cut"),
+}
+
+
 @exercise(
     "03.read_reply",
     "cut, parse, and record what was thrown away",
+    rules=RULES,
     hints=(
         "Three steps: kept = rc.cut_at_stop(raw, stops); step = rc.parse_step(kept); build the cut.",
         "Two things can be thrown away: for an Action, step.discarded (text the parser ignored after "
