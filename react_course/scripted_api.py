@@ -1,0 +1,290 @@
+"""A scripted chat model served over real HTTP, in the OpenAI protocols.
+
+    with serve() as base_url:          # http://127.0.0.1:PORT/v1
+        client = OpenAI(base_url=base_url, api_key="scripted", max_retries=0)
+        client.chat.completions.create(model="react-course-demo", messages=[...], tools=[...])
+
+``serve(model)`` runs a server on 127.0.0.1 at a free port for the length of
+a ``with`` block; without a model it serves the course's demo chat model,
+which solves the worked examples with tool calls. The same server runs
+standalone for workshops (``react-course serve-model``), so a room can point
+any OpenAI-compatible client at it.
+
+It speaks Chat Completions (``POST /v1/chat/completions``, see
+``scripted_api_chat``) and Responses (``POST /v1/responses``, see
+``scripted_api_responses``), lists its model at ``GET /v1/models``, and answers
+every malformed request with an error in the API's shape and status, so the
+SDK raises its usual exception. It never crashes on a request: a body over
+10 MB is refused from its ``Content-Length`` before it is read, a connection
+dropped mid-body is closed, and each request runs in its own thread.
+
+Only the standard library's ``http.server`` is used. What it leaves out:
+keys (any key is accepted), rate limits, HTTPS, and files, images or audio.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from .scripted_wire import APIError, Ids
+
+MAX_BODY = 10 * 1024 * 1024  # bytes; the real API's limit is larger, a classroom's is not
+IDLE_SECONDS = 15  # a connection that sends nothing for this long is closed
+
+
+class ScriptedServer(ThreadingHTTPServer):
+    """The HTTP server and its state: the model, ids, and the responses kept for ``previous_response_id``."""
+
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, model: Any = None, host: str = "127.0.0.1", port: int = 0) -> None:
+        if model is None:
+            from .scripted_demo import demo_chat_model
+
+            model = demo_chat_model()
+        self.model = model
+        self.model_name = getattr(model, "name", "scripted-chat")
+        self.ids = Ids()
+        self.lock = threading.Lock()
+        self.responses: dict[str, dict[str, Any]] = {}  # id -> {"items": [...], "response": {...}}
+        self.reasoning_of: dict[str, str] = {}  # call_id -> id of the reasoning item before it
+        self.connections: set[socket.socket] = set()
+        super().__init__((host, port), Handler)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def close_connections(self) -> None:
+        with self.lock:
+            open_now = list(self.connections)
+        for conn in open_now:
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RDWR)
+
+
+@contextlib.contextmanager
+def serve(model: Any = None) -> Iterator[str]:
+    """Serve ``model`` (default: the demo chat model) on 127.0.0.1; yield the base URL ending in ``/v1``.
+
+    >>> with serve() as base_url:
+    ...     base_url.startswith("http://127.0.0.1:") and base_url.endswith("/v1")
+    True
+    """
+    server = ScriptedServer(model)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
+                              name="scripted-api", daemon=True)
+    thread.start()
+    try:
+        yield server.base_url
+    finally:
+        server.shutdown()
+        server.close_connections()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def serve_forever(host: str = "127.0.0.1", port: int = 8000, model: Any = None) -> None:
+    """Serve until interrupted (Ctrl-C), printing how to point a client at it."""
+    server = ScriptedServer(model, host, port)
+    url = server.base_url
+    print(f"Serving the scripted model {server.model_name!r} at {url}")
+    print(f"Point an OpenAI client at it:  OpenAI(base_url=\"{url}\", api_key=\"any\")")
+    print(f"or set OPENAI_BASE_URL={url} OPENAI_API_KEY=any, "
+          f"or REACT_COURSE_MODEL=openai-compatible:{url}:{server.model_name}")
+    print("Stop with Ctrl-C.", flush=True)
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close_connections()
+        server.server_close()
+
+
+class Handler(BaseHTTPRequestHandler):
+    """One connection: routes requests, and turns every failure into an API-shaped error."""
+
+    protocol_version = "HTTP/1.1"
+    server_version = "react-course-scripted/1"
+    timeout = IDLE_SECONDS
+    server: ScriptedServer
+
+    def setup(self) -> None:
+        super().setup()
+        with self.server.lock:
+            self.server.connections.add(self.connection)
+
+    def finish(self) -> None:
+        with self.server.lock:
+            self.server.connections.discard(self.connection)
+        with contextlib.suppress(OSError):
+            super().finish()
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet: no log lines in notebooks
+        pass
+
+    def do_GET(self) -> None:
+        path = self.path.split("?")[0].rstrip("/")
+        models = {"object": "list", "data": [self._model_card()]}
+        try:
+            if path == "/v1/models":
+                return self._send_json(200, models)
+            if path == "/v1/models/" + self.server.model_name:
+                return self._send_json(200, self._model_card())
+            if path.startswith("/v1/responses/"):
+                from .scripted_api_responses import retrieve
+
+                return self._send_json(200, retrieve(path.rsplit("/", 1)[1], self.server))
+            raise _not_found("GET", self.path)
+        except APIError as error:
+            self._send_json(error.status, error.body())
+
+    def do_POST(self) -> None:
+        try:
+            body = self._read_json()
+        except _Dropped:
+            self.close_connection = True
+            return
+        except APIError as error:
+            return self._send_json(error.status, error.body())
+        try:
+            result = self._route(body)
+        except APIError as error:
+            return self._send_json(error.status, error.body())
+        except Exception as error:  # the scripted model failed: say so, keep serving
+            message = f"The scripted model failed: {type(error).__name__}: {error}"
+            return self._send_json(500, APIError(500, message, None, None, "server_error").body())
+        if isinstance(result, dict):
+            return self._send_json(200, result)
+        self._send_stream(result, done_marker=self.path.startswith("/v1/chat/"))
+
+    def do_PUT(self) -> None:
+        self._refuse()
+
+    do_DELETE = do_PATCH = do_PUT
+
+    def _refuse(self) -> None:
+        self._send_json(404, _not_found(self.command, self.path).body())
+        self.close_connection = True  # a body we did not read may follow
+
+    def _route(self, body: dict[str, Any]) -> dict[str, Any] | Iterator[dict[str, Any]]:
+        path = self.path.split("?")[0].rstrip("/")
+        if path == "/v1/chat/completions":
+            from .scripted_api_chat import chat_completion
+
+            return chat_completion(body, self.server)
+        if path == "/v1/responses":
+            from .scripted_api_responses import create_response
+
+            return create_response(body, self.server)
+        raise _not_found("POST", self.path)
+
+    def _read_json(self) -> dict[str, Any]:
+        """The body as a JSON object; refuses a large body before reading it."""
+        length_header = self.headers.get("Content-Length")
+        if length_header is None:
+            chunked = "chunked" in self.headers.get("Transfer-Encoding", "").lower()
+            self.close_connection = chunked
+            if chunked:
+                raise APIError(411, "Send the body with a Content-Length header.", None, "length_required")
+            length_header = "0"
+        if not length_header.strip().isdigit():
+            self.close_connection = True
+            raise APIError(400, "Invalid Content-Length header.", None, "invalid_content_length")
+        length = int(length_header)
+        if length > MAX_BODY:
+            self._send_json(413, APIError(413, f"Request body too large: {length} bytes; the scripted "
+                                          f"server accepts at most {MAX_BODY} bytes.", None,
+                                          "request_too_large").body(), close=True)
+            self._discard(length)
+            raise _Dropped
+        try:
+            raw = self.rfile.read(length)
+        except (TimeoutError, OSError) as error:
+            raise _Dropped from error
+        if len(raw) < length:
+            raise _Dropped  # the client went away mid-body: nobody to answer
+        return parse_body(raw)
+
+    def _discard(self, length: int) -> None:
+        """Read and drop what the client still sends, briefly, so it can read the refusal."""
+        deadline = time.monotonic() + 5
+        with contextlib.suppress(OSError, TimeoutError):
+            self.connection.settimeout(1)
+            while length > 0 and time.monotonic() < deadline:
+                got = self.rfile.read1(min(length, 1 << 16)) if hasattr(self.rfile, "read1") else b""
+                if not got:
+                    break
+                length -= len(got)
+
+    def _model_card(self) -> dict[str, Any]:
+        return {"id": self.server.model_name, "object": "model", "created": 0, "owned_by": "react-course"}
+
+    def _headers(self, status: int, content_type: str, length: int | None, close: bool) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("x-request-id", self.server.ids.new("req"))
+        if length is not None:
+            self.send_header("Content-Length", str(length))
+        if close:
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.end_headers()
+
+    def _send_json(self, status: int, payload: dict[str, Any], close: bool = False) -> None:
+        data = json.dumps(payload, ensure_ascii=False).encode()
+        with contextlib.suppress(OSError):
+            self._headers(status, "application/json", len(data), close)
+            self.wfile.write(data)
+            self.wfile.flush()
+
+    def _send_stream(self, events: Iterator[dict[str, Any]], done_marker: bool) -> None:
+        """Server-sent events, one JSON object each; the connection closes at the end."""
+        with contextlib.suppress(OSError):
+            self._headers(200, "text/event-stream; charset=utf-8", None, close=True)
+            for event in events:
+                name = "" if done_marker else f"event: {event['type']}\n"
+                self.wfile.write(f"{name}data: {json.dumps(event, ensure_ascii=False)}\n\n".encode())
+                self.wfile.flush()
+            if done_marker:
+                self.wfile.write(b"data: [DONE]\n\n")
+            self.wfile.flush()
+
+
+class _Dropped(Exception):
+    """The connection cannot carry an answer (the client left, or the body was refused)."""
+
+
+def parse_body(raw: bytes) -> dict[str, Any]:
+    """The request body as a JSON object, or the API's error.
+
+    >>> parse_body(b'{"model": "m"}')
+    {'model': 'm'}
+    >>> parse_body(b'[1]')
+    Traceback (most recent call last):
+    ...
+    react_course.scripted_wire.APIError: The request body must be a JSON object, not an array.
+    """
+    try:
+        body = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as error:
+        raise APIError(400, "We could not parse the JSON body of your request. The API expects a JSON "
+                       f"payload, but what was sent was not valid JSON ({error}).") from None
+    if not isinstance(body, dict):
+        kind = {list: "an array", str: "a string"}.get(type(body), "a " + type(body).__name__)
+        raise APIError(400, f"The request body must be a JSON object, not {kind}.")
+    return body
+
+
+def _not_found(method: str, path: str) -> APIError:
+    return APIError(404, f"Invalid URL ({method} {path})", None, "unknown_url")

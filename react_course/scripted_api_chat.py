@@ -1,0 +1,240 @@
+"""The Chat Completions protocol (``POST /v1/chat/completions``) for the scripted server.
+
+Checks a request as the API does (and answers its errors in the API's shape),
+turns it into a ``ChatRequest`` for the scripted model, shapes the model's turn
+with the request's constraints, and returns a ``chat.completion`` object or,
+with ``stream=True``, the ``chat.completion.chunk`` events.
+
+What it leaves out: ``n`` above 1, log probabilities, audio and images.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from .scripted_chat import ChatRequest
+from .scripted_wire import (
+    APIError,
+    Limits,
+    Shaped,
+    constrain,
+    count,
+    field_of,
+    input_tokens,
+    output_tokens,
+    wrong_type,
+)
+
+ROLES = ("system", "developer", "user", "assistant", "tool")
+KNOWN = {"model", "messages", "tools", "tool_choice", "parallel_tool_calls", "stop", "max_tokens",
+         "max_completion_tokens", "temperature", "top_p", "n", "stream", "stream_options",
+         "response_format", "seed", "user", "metadata", "store", "frequency_penalty",
+         "presence_penalty", "logprobs", "top_logprobs", "logit_bias", "reasoning_effort",
+         "service_tier", "prompt_cache_key", "safety_identifier", "verbosity", "modalities"}
+_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def chat_completion(body: dict[str, Any], server: Any) -> dict[str, Any] | Iterator[dict[str, Any]]:
+    """Answer one request: the completion object, or an iterator of stream chunks."""
+    request, limits = read_request(body)
+    shaped = constrain(server.model(request), limits)
+    completion = build(shaped, request, body["model"], server)
+    if body.get("stream"):
+        options = field_of(body, "stream_options", dict, "") or {}
+        return chunks(completion, include_usage=bool(options.get("include_usage")))
+    return completion
+
+
+def read_request(body: dict[str, Any]) -> tuple[ChatRequest, Limits]:
+    """Check the body as the API does; the model's view of it and the turn's constraints."""
+    for key in body:
+        if key not in KNOWN:
+            raise APIError(400, f"Unrecognized request argument supplied: {key}", key, "unknown_parameter")
+    field_of(body, "model", str, "", required=True)
+    messages = field_of(body, "messages", list, "", required=True)
+    if not messages:
+        raise APIError(400, "Invalid 'messages': empty array. Expected an array with minimum length 1, "
+                       "but got an empty array instead.", "messages", "empty_array")
+    for i, message in enumerate(messages):
+        check_message(message, f"messages[{i}]")
+    check_links(messages)
+    tools = [read_tool(t, f"tools[{i}]") for i, t in enumerate(field_of(body, "tools", list, "") or [])]
+    choice = read_choice(body, tools)
+    parallel = field_of(body, "parallel_tool_calls", bool, "", default=True)
+    for key in ("stream", "logprobs"):
+        field_of(body, key, bool, "")
+    n = field_of(body, "n", int, "", default=1)
+    if n != 1:
+        raise APIError(400, "The scripted model serves n=1 only.", "n", "unsupported_value")
+    request = ChatRequest("chat", messages, tools, choice, parallel, body)
+    return request, Limits(tuple(t["name"] for t in tools), choice, parallel, read_stop(body),
+                           read_max_tokens(body), read_format(body))
+
+
+def check_message(message: Any, where: str) -> None:
+    if not isinstance(message, dict):
+        raise wrong_type(where, "an object", message)
+    role = field_of(message, "role", str, where, required=True)
+    if role not in ROLES:
+        raise APIError(400, f"Invalid value: '{role}'. Supported values are: " + ", ".join(
+            f"'{r}'" for r in ROLES) + ".", f"{where}.role", "invalid_value")
+    field_of(message, "content", (str, list), where, required=role in ("user", "system", "developer"))
+    if role == "tool":
+        field_of(message, "tool_call_id", str, where, required=True)
+    for j, call in enumerate(field_of(message, "tool_calls", list, where) or []):
+        at = f"{where}.tool_calls[{j}]"
+        if not isinstance(call, dict):
+            raise wrong_type(at, "an object", call)
+        field_of(call, "id", str, at, required=True)
+        function = field_of(call, "function", dict, at, required=True)
+        field_of(function, "name", str, f"{at}.function", required=True)
+        field_of(function, "arguments", str, f"{at}.function", required=True)
+
+
+def check_links(messages: list[dict]) -> None:
+    """Every tool message answers a call of the assistant message before it, and every call is answered."""
+    open_ids: list[str] = []
+    for i, message in enumerate([*messages, {"role": "end"}]):
+        if message["role"] == "tool":
+            if message["tool_call_id"] not in open_ids:
+                raise APIError(400, f"Invalid parameter: messages with role 'tool' must be a response to "
+                               f"a preceding message with 'tool_calls' (tool_call_id "
+                               f"'{message['tool_call_id']}' answers no call).", f"messages[{i}].role")
+            open_ids.remove(message["tool_call_id"])
+            continue
+        if open_ids:
+            raise APIError(400, "An assistant message with 'tool_calls' must be followed by tool messages "
+                           "responding to each 'tool_call_id'. The following tool_call_ids did not have "
+                           f"response messages: {', '.join(open_ids)}", f"messages[{i}].role")
+        open_ids = [c["id"] for c in message.get("tool_calls") or ()]
+
+
+def read_tool(tool: Any, where: str) -> dict[str, Any]:
+    if not isinstance(tool, dict):
+        raise wrong_type(where, "an object", tool)
+    kind = field_of(tool, "type", str, where, required=True)
+    if kind != "function":
+        raise APIError(400, f"Invalid value: '{kind}'. Supported values are: 'function'.",
+                       f"{where}.type", "invalid_value")
+    function = field_of(tool, "function", dict, where, required=True)
+    name = field_of(function, "name", str, f"{where}.function", required=True)
+    if not _NAME.match(name):
+        raise APIError(400, f"Invalid '{where}.function.name': string does not match pattern. Expected a "
+                       "string that matches the pattern '^[a-zA-Z0-9_-]+$'.", f"{where}.function.name",
+                       "invalid_value")
+    return {"name": name, "description": field_of(function, "description", str, f"{where}.function",
+                                                  default=""),
+            "parameters": field_of(function, "parameters", dict, f"{where}.function", default={})}
+
+
+def read_choice(body: dict, tools: list[dict]) -> str:
+    """``tool_choice`` as "auto", "none", "required" or the name of the forced tool."""
+    choice = field_of(body, "tool_choice", (str, dict), "")
+    if choice is None:
+        return "auto"
+    if not tools:
+        raise APIError(400, "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' "
+                       "are specified.", "tool_choice")
+    if isinstance(choice, str):
+        if choice not in ("auto", "none", "required"):
+            raise APIError(400, f"Invalid value: '{choice}'. Supported values are: 'none', 'auto', and "
+                           "'required'.", "tool_choice", "invalid_value")
+        return choice
+    function = field_of(choice, "function", dict, "tool_choice", required=True)
+    name = field_of(function, "name", str, "tool_choice.function", required=True)
+    if name not in {t["name"] for t in tools}:
+        raise APIError(400, f"Invalid value for 'tool_choice': tool '{name}' is not in 'tools'.",
+                       "tool_choice")
+    return name
+
+
+def read_stop(body: dict) -> tuple[str, ...]:
+    stop = field_of(body, "stop", (str, list), "")
+    stops = [stop] if isinstance(stop, str) else list(stop or [])
+    if len(stops) > 4:
+        raise APIError(400, "Invalid 'stop': array too long. Expected an array with maximum length 4, "
+                       f"but got an array with length {len(stops)} instead.", "stop",
+                       "array_above_max_length")
+    for i, s in enumerate(stops):
+        if not isinstance(s, str):
+            raise wrong_type(f"stop[{i}]", "a string", s)
+    return tuple(s for s in stops if s)
+
+
+def read_max_tokens(body: dict) -> int | None:
+    limits = [field_of(body, k, int, "") for k in ("max_completion_tokens", "max_tokens")]
+    for key, value in zip(("max_completion_tokens", "max_tokens"), limits, strict=True):
+        if value is not None and value < 1:
+            raise APIError(400, f"Invalid '{key}': integer below minimum value. Expected a value >= 1, "
+                           f"but got {value} instead.", key, "integer_below_min_value")
+    temperature = field_of(body, "temperature", (int, float), "")
+    if temperature is not None and not 0 <= temperature <= 2:
+        raise APIError(400, f"Invalid 'temperature': expected a value from 0 to 2, got {temperature}.",
+                       "temperature", "invalid_value")
+    return next((v for v in limits if v is not None), None)
+
+
+def read_format(body: dict) -> dict | None:
+    """The JSON schema the answer must follow ({} for any JSON object), or None for text."""
+    fmt = field_of(body, "response_format", dict, "")
+    if fmt is None:
+        return None
+    kind = field_of(fmt, "type", str, "response_format", required=True)
+    if kind == "text":
+        return None
+    if kind == "json_object":
+        return {}
+    if kind != "json_schema":
+        raise APIError(400, f"Invalid value: '{kind}'. Supported values are: 'text', 'json_object' and "
+                       "'json_schema'.", "response_format.type", "invalid_value")
+    spec = field_of(fmt, "json_schema", dict, "response_format", required=True)
+    field_of(spec, "name", str, "response_format.json_schema", required=True)
+    return field_of(spec, "schema", dict, "response_format.json_schema", default={}) or {}
+
+
+def build(shaped: Shaped, request: ChatRequest, model: str, server: Any) -> dict[str, Any]:
+    turn = shaped.turn
+    message: dict[str, Any] = {"role": "assistant", "content": turn.text or None, "refusal": None,
+                               "annotations": []}
+    if turn.calls:
+        message["tool_calls"] = [{"id": server.ids.new("call"), "type": "function",
+                                  "function": {"name": c.name, "arguments": c.arguments_json}}
+                                 for c in turn.calls]
+    reason = "length" if shaped.truncated else "tool_calls" if turn.calls else "stop"
+    prompt, output = input_tokens(request.messages, request.tools), output_tokens(turn)
+    usage = {"prompt_tokens": prompt, "completion_tokens": output, "total_tokens": prompt + output,
+             "prompt_tokens_details": {"cached_tokens": 0},
+             "completion_tokens_details": {"reasoning_tokens": count(turn.reasoning)}}
+    return {"id": server.ids.new("chatcmpl", "-"), "object": "chat.completion", "created": int(time.time()),
+            "model": model, "choices": [{"index": 0, "message": message, "logprobs": None,
+                                         "finish_reason": reason}],
+            "usage": usage, "system_fingerprint": "fp_scripted", "service_tier": "default"}
+
+
+def chunks(completion: dict[str, Any], *, include_usage: bool) -> Iterator[dict[str, Any]]:
+    """The completion as stream chunks: the role, the text in pieces, each call's name then its
+    arguments in pieces, the finish reason, and (if asked) one last chunk with the usage."""
+    head = {k: completion[k] for k in ("id", "created", "model", "system_fingerprint")}
+    head["object"] = "chat.completion.chunk"
+    choice = completion["choices"][0]
+    message = choice["message"]
+
+    def chunk(delta: dict, finish: str | None = None) -> dict[str, Any]:
+        return {**head, "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]}
+
+    yield chunk({"role": "assistant", "content": "", "refusal": None})
+    for piece in re.findall(r"\s*\S+", message["content"] or ""):
+        yield chunk({"content": piece})
+    for index, call in enumerate(message.get("tool_calls") or ()):
+        name = call["function"]["name"]
+        yield chunk({"tool_calls": [{"index": index, "id": call["id"], "type": "function",
+                                     "function": {"name": name, "arguments": ""}}]})
+        for piece in re.findall(r".{1,12}", call["function"]["arguments"], re.DOTALL):
+            yield chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
+    yield chunk({}, choice["finish_reason"])
+    if include_usage:
+        yield {**head, "choices": [], "usage": completion["usage"]}
+

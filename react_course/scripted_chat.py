@@ -1,0 +1,256 @@
+"""Scripted *chat* models: the native-tool-calling twins of ``models.py``.
+
+A chat model reads a conversation (messages, the tools on offer, the tool
+choice) and answers with one assistant turn: some text, some tool calls, or
+both, and perhaps hidden reasoning. ``scripted_api`` serves such a model over
+HTTP in the OpenAI protocols, so the real ``openai`` SDK can talk to it.
+
+- ``ScriptedChatModel`` replays a list of turns, first in, first out.
+- ``ReactiveChatModel`` chooses each turn from the conversation, by rules or
+  by a function, so it reacts to a tool's result the way a real model would.
+
+Both record every request in ``.calls`` (the request and the turn given).
+The server, not the model, applies the request's constraints (stop
+sequences, ``tool_choice``, ``parallel_tool_calls``, output limits, a JSON
+schema), as a real API does around a real model.
+
+What it leaves out: sampling. The same conversation always gets the same turn.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from .errors import ScriptExhausted
+
+
+@dataclass(frozen=True)
+class Call:
+    """One tool call in a turn. ``arguments`` is a dict, or a raw string (which may be bad JSON)."""
+
+    name: str
+    arguments: dict[str, Any] | str = field(default_factory=dict)
+
+    @property
+    def arguments_json(self) -> str:
+        """The arguments as the wire carries them.
+
+        >>> Call("search", {"query": "Paris"}).arguments_json
+        '{"query": "Paris"}'
+        >>> Call("search", '{"query": ').arguments_json
+        '{"query": '
+        """
+        if isinstance(self.arguments, str):
+            return self.arguments
+        return json.dumps(self.arguments, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class ChatTurn:
+    """One assistant turn: visible ``text``, tool ``calls``, hidden ``reasoning``."""
+
+    text: str = ""
+    calls: tuple[Call, ...] = ()
+    reasoning: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "calls", tuple(self.calls))
+
+    @classmethod
+    def calling(cls, name: str, text: str = "", reasoning: str = "", **arguments: Any) -> ChatTurn:
+        """A turn with one tool call.
+
+        >>> ChatTurn.calling("search", query="Eiffel Tower").calls
+        (Call(name='search', arguments={'query': 'Eiffel Tower'}),)
+        """
+        return cls(text, (Call(name, arguments),), reasoning)
+
+
+def as_turn(reply: ChatTurn | str) -> ChatTurn:
+    """A plain string is a text-only turn."""
+    if isinstance(reply, ChatTurn):
+        return reply
+    if isinstance(reply, str):
+        return ChatTurn(reply)
+    raise TypeError(f"a chat model's turn must be a ChatTurn or a str, not {type(reply).__name__}")
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    """A request as the model sees it, the same for both protocols.
+
+    ``messages`` are Chat Completions-style dicts (a Responses request is
+    converted: ``function_call`` items become an assistant message's
+    ``tool_calls``, ``function_call_output`` items become ``tool`` messages).
+    ``tools`` are ``{"name", "description", "parameters"}`` dicts;
+    ``tool_choice`` is ``"auto"``, ``"none"``, ``"required"`` or a tool's name.
+    ``body`` is the JSON body exactly as received.
+    """
+
+    protocol: str  # "chat" or "responses"
+    messages: list[dict[str, Any]]
+    tools: list[dict[str, Any]] = field(default_factory=list)
+    tool_choice: str = "auto"
+    parallel_tool_calls: bool = True
+    body: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def question(self) -> str:
+        """The text of the last user message ("" if none)."""
+        users = [m for m in self.messages if m.get("role") == "user"]
+        return content_text(users[-1].get("content")) if users else ""
+
+    @property
+    def since_question(self) -> list[dict[str, Any]]:
+        """The messages after the last user message: this task's calls and results."""
+        last = max((i for i, m in enumerate(self.messages) if m.get("role") == "user"), default=-1)
+        return self.messages[last + 1 :]
+
+    @property
+    def tool_results(self) -> list[str]:
+        """The text of every tool result since the last user message, in order."""
+        return [content_text(m.get("content")) for m in self.since_question if m.get("role") == "tool"]
+
+    @property
+    def previous_calls(self) -> list[Call]:
+        """Every tool call the assistant made since the last user message."""
+        calls = []
+        for message in self.since_question:
+            for tc in message.get("tool_calls") or ():
+                function = tc.get("function") or {}
+                calls.append(Call(function.get("name", ""), function.get("arguments", "")))
+        return calls
+
+    @property
+    def tool_names(self) -> list[str]:
+        return [t["name"] for t in self.tools]
+
+
+def content_text(content: Any) -> str:
+    """The text of a message's content: a string, or a list of text parts.
+
+    >>> content_text([{"type": "input_text", "text": "a"}, {"type": "text", "text": "b"}])
+    'ab'
+    >>> content_text(None)
+    ''
+    """
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return ""
+
+
+class ChatCall(NamedTuple):
+    """One request as the model saw it, and the turn it gave (before the server's constraints)."""
+
+    request: ChatRequest
+    turn: ChatTurn
+
+
+class _RecordingChatModel:
+    """Shared plumbing: a lock (the server is threaded) and the record of requests."""
+
+    name = "scripted-chat"
+
+    def __init__(self) -> None:
+        self.calls: list[ChatCall] = []
+        self._lock = threading.Lock()
+
+    def __call__(self, request: ChatRequest) -> ChatTurn:
+        with self._lock:
+            turn = as_turn(self._turn(request))
+            self.calls.append(ChatCall(request, turn))
+        return turn
+
+    @property
+    def requests(self) -> list[ChatRequest]:
+        return [c.request for c in self.calls]
+
+    def _turn(self, request: ChatRequest) -> ChatTurn | str:
+        raise NotImplementedError
+
+
+class ScriptedChatModel(_RecordingChatModel):
+    """Replays ``turns`` in order; raises ``ScriptExhausted`` when they run out.
+
+    >>> model = ScriptedChatModel([ChatTurn.calling("today"), "It is Friday."])
+    >>> model(ChatRequest("chat", [{"role": "user", "content": "Day?"}])).calls[0].name
+    'today'
+    >>> model(ChatRequest("chat", [])).text, model.turns_left
+    ('It is Friday.', 0)
+    """
+
+    def __init__(self, turns: Iterable[ChatTurn | str], *, name: str = "scripted-chat") -> None:
+        super().__init__()
+        self.turns = [as_turn(t) for t in turns]
+        self.name = name
+        self._next = 0
+
+    @property
+    def turns_left(self) -> int:
+        return len(self.turns) - self._next
+
+    def _turn(self, request: ChatRequest) -> ChatTurn:
+        if self._next >= len(self.turns):
+            raise ScriptExhausted(f"ScriptedChatModel has no turn left: it was given {len(self.turns)} "
+                                  f"and this is request {self._next + 1}.")
+        self._next += 1
+        return self.turns[self._next - 1]
+
+    def __repr__(self) -> str:
+        return f"ScriptedChatModel({len(self.turns)} turns, {self.turns_left} left)"
+
+
+ChatCondition = str | Callable[[ChatRequest], bool]
+ChatReply = ChatTurn | str | Callable[[ChatRequest], ChatTurn | str]
+
+CHAT_DONT_KNOW = "I am a scripted model and have no turn prepared for this conversation."
+
+
+class ReactiveChatModel(_RecordingChatModel):
+    """Chooses its turn from the conversation, by rules or by a function.
+
+    Each rule is ``(when, turn)``. ``when`` is a regular expression searched in
+    the latest tool result (or in the question, before any result), or a
+    function of the ``ChatRequest``; ``turn`` is a turn, a string, or a
+    function of the request. Or pass ``respond(request) -> turn`` for full control.
+
+    >>> model = ReactiveChatModel([(r"330 m", "It is 330 m tall."),
+    ...                            (r"tall", ChatTurn.calling("search", query="Eiffel Tower"))])
+    >>> model(ChatRequest("chat", [{"role": "user", "content": "How tall is it?"}])).calls[0].name
+    'search'
+    """
+
+    def __init__(self, rules: Sequence[tuple[ChatCondition, ChatReply]] = (), *,
+                 respond: Callable[[ChatRequest], ChatTurn | str] | None = None,
+                 default: ChatReply = CHAT_DONT_KNOW, name: str = "scripted-chat") -> None:
+        super().__init__()
+        if not rules and respond is None:
+            raise ValueError("ReactiveChatModel needs rules or a respond function.")
+        self.rules, self.respond, self.default, self.name = list(rules), respond, default, name
+
+    def _turn(self, request: ChatRequest) -> ChatTurn | str:
+        if self.respond is not None:
+            return self.respond(request)
+        for when, reply in self.rules:
+            if _matches(when, request):
+                return reply(request) if callable(reply) else reply
+        return self.default(request) if callable(self.default) else self.default
+
+    def __repr__(self) -> str:
+        how = "a respond function" if self.respond else f"{len(self.rules)} rules"
+        return f"ReactiveChatModel({how}, {len(self.calls)} requests so far)"
+
+
+def _matches(when: ChatCondition, request: ChatRequest) -> bool:
+    if callable(when):
+        return bool(when(request))
+    results = request.tool_results
+    seen = results[-1] if results else request.question
+    return re.search(when, seen, re.IGNORECASE) is not None

@@ -1,0 +1,249 @@
+"""What both served protocols share: errors in the API's shape, ids, token counts,
+the request's checks, and the constraints a real API puts around a model's turn.
+
+A real API does not let a model break the request's rules: ``tool_choice="none"``
+gets no calls, ``parallel_tool_calls=False`` at most one, a stop sequence ends
+the text, an output limit cuts it, a JSON schema shapes it. ``constrain`` does
+that to a scripted turn, so the scripted model behaves like the API around it.
+
+What it leaves out: JSON Schema validation (a schema only shapes the answer).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import re
+import threading
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .scripted_chat import Call, ChatTurn
+from .stops import cut_at_stop
+from .tokens import estimate_tokens
+
+try:  # another part of the course may add a real tokenizer
+    from .tokens import count_tokens as _count
+except ImportError:  # pragma: no cover - depends on the tokens module's version
+    _count = estimate_tokens
+
+
+def count(text: str) -> int:
+    """Tokens in ``text``, by the course's tokenizer.
+
+    >>> count("") == 0 and count("Paris") >= 1
+    True
+    """
+    return _count(text) if text else 0
+
+
+class APIError(Exception):
+    """An error the server answers in the API's shape: ``{"error": {...}}`` and an HTTP status."""
+
+    def __init__(self, status: int, message: str, param: str | None = None, code: str | None = None,
+                 kind: str = "invalid_request_error") -> None:
+        super().__init__(message)
+        self.status, self.message, self.param, self.code, self.kind = status, message, param, code, kind
+
+    def body(self) -> dict[str, Any]:
+        return {"error": {"message": self.message, "type": self.kind, "param": self.param,
+                          "code": self.code}}
+
+
+def missing(param: str) -> APIError:
+    return APIError(400, f"Missing required parameter: '{param}'.", param, "missing_required_parameter")
+
+
+def unknown(param: str) -> APIError:
+    return APIError(400, f"Unknown parameter: '{param}'.", param, "unknown_parameter")
+
+
+_JSON_TYPES = {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
+               int: "an integer", float: "a number", type(None): "null"}
+
+
+def wrong_type(param: str, expected: str, value: Any) -> APIError:
+    """The API's error for a value of the wrong JSON type.
+
+    >>> wrong_type("messages", "an array", "hi").message
+    "Invalid type for 'messages': expected an array, but got a string instead."
+    """
+    got = _JSON_TYPES.get(type(value), "a value")
+    return APIError(400, f"Invalid type for '{param}': expected {expected}, but got {got} instead.",
+                    param, "invalid_type")
+
+
+def field_of(obj: dict, key: str, kinds: type | tuple[type, ...], where: str, *, required: bool = False,
+             default: Any = None) -> Any:
+    """``obj[key]`` checked against JSON types; ``where`` names ``obj`` in the error."""
+    param = f"{where}.{key}" if where else key
+    if key not in obj or (obj[key] is None and not required):
+        if required:
+            raise missing(param)
+        return default
+    value = obj[key]
+    kinds = kinds if isinstance(kinds, tuple) else (kinds,)
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        expected = " or ".join(_JSON_TYPES.get(k, k.__name__) for k in kinds)
+        raise wrong_type(param, expected, value)
+    return value
+
+
+class Ids:
+    """Ids in each API's format, deterministic per server (so notebooks repeat)."""
+
+    def __init__(self) -> None:
+        self._counter = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def new(self, prefix: str, sep: str = "_") -> str:
+        """``call_...``, ``chatcmpl-...``: a prefix and 24 hex characters.
+
+        >>> Ids().new("call")
+        'call_6b86b273ff34fce19d6b804e'
+        """
+        with self._lock:
+            n = next(self._counter)
+        return f"{prefix}{sep}{hashlib.sha256(str(n).encode()).hexdigest()[:24]}"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The request's constraints on a turn, in one protocol-free shape."""
+
+    tools: tuple[str, ...] = ()
+    tool_choice: str = "auto"  # "auto", "none", "required", or a tool's name
+    parallel: bool = True
+    stop: tuple[str, ...] = ()
+    max_tokens: int | None = None
+    schema: dict | None = None  # a JSON schema for the answer; {} for any JSON object
+
+
+@dataclass(frozen=True)
+class Shaped:
+    turn: ChatTurn
+    truncated: bool = False  # the output limit cut the turn
+    stopped: bool = False  # a stop sequence cut the text
+
+
+def constrain(turn: ChatTurn, limits: Limits) -> Shaped:
+    """Apply the request's rules to a scripted turn, as the API applies them to a model."""
+    calls = turn.calls if limits.tools else ()
+    if limits.tool_choice == "none":
+        calls = ()
+    elif limits.tool_choice not in ("auto", "required"):
+        calls = tuple(c for c in calls if c.name == limits.tool_choice)
+    if limits.tool_choice != "auto" and limits.tool_choice != "none" and not calls:
+        raise APIError(500, f"The scripted model's turn has no call that tool_choice "
+                       f"{limits.tool_choice!r} requires; script a tool call for this request.",
+                       None, "scripted_model_error", "server_error")
+    if not limits.parallel:
+        calls = calls[:1]
+    text = turn.text
+    if limits.schema is not None and not calls:
+        text = as_json(text, limits.schema)
+    cut = cut_at_stop(text, list(limits.stop)) if limits.stop else text
+    shaped = replace(turn, text=cut, calls=calls)
+    if limits.max_tokens is not None:
+        return _limit(shaped, limits.max_tokens, stopped=cut != text)
+    return Shaped(shaped, stopped=cut != text)
+
+
+def _limit(turn: ChatTurn, budget: int, stopped: bool) -> Shaped:
+    """Cut the turn at ``budget`` output tokens: reasoning first, then text, then calls."""
+    if output_tokens(turn) <= budget:
+        return Shaped(turn, stopped=stopped)
+    reasoning = prefix(turn.reasoning, budget)
+    budget -= count(reasoning)
+    text = prefix(turn.text, budget)
+    budget -= count(text)
+    calls: list[Call] = []
+    for call in turn.calls:
+        cost = count(call.name) + count(call.arguments_json)
+        if budget <= 0:
+            break
+        if cost > budget:  # a call cut mid-arguments: its JSON is broken, as a real API's would be
+            calls.append(Call(call.name, prefix(call.arguments_json, budget - count(call.name))))
+            break
+        calls.append(call)
+        budget -= cost
+    return Shaped(ChatTurn(text, tuple(calls), reasoning), truncated=True)
+
+
+def prefix(text: str, tokens: int) -> str:
+    """The longest start of ``text`` that is at most ``tokens`` tokens.
+
+    >>> prefix("one two three four", 2)
+    'one two'
+    """
+    if tokens <= 0:
+        return ""
+    low, high = 0, len(text)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if count(text[:mid]) <= tokens:
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low].rstrip() if low < len(text) else text
+
+
+def output_tokens(turn: ChatTurn) -> int:
+    return (count(turn.reasoning) + count(turn.text)
+            + sum(count(c.name) + count(c.arguments_json) for c in turn.calls))
+
+
+def input_tokens(messages: list[dict], tools: list[dict]) -> int:
+    """What the prompt costs: each message's text plus a few tokens of framing, and the tools."""
+    total = 3
+    for m in messages:
+        total += 4 + count(_flat(m.get("content")))
+        for tc in m.get("tool_calls") or ():
+            function = tc.get("function") or {}
+            total += count(str(function.get("name", ""))) + count(str(function.get("arguments", "")))
+    return total + sum(count(json.dumps(t, ensure_ascii=False)) for t in tools)
+
+
+def _flat(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return ""
+
+
+def as_json(text: str, schema: dict) -> str:
+    """The answer as JSON: kept if it already parses to an object, else built to the schema.
+
+    >>> as_json("About 1830000 people.", {"type": "object", "properties": {
+    ...     "answer": {"type": "string"}, "number": {"type": "number"}}})
+    '{"answer": "About 1830000 people.", "number": 1830000}'
+    """
+    try:
+        if isinstance(json.loads(text), dict):
+            return text
+    except ValueError:
+        pass
+    value = fill(schema or {"type": "object", "properties": {"answer": {"type": "string"}}}, text)
+    return json.dumps(value, ensure_ascii=False)
+
+
+def fill(schema: dict, text: str) -> Any:
+    """A value of ``schema``'s shape made from the answer ``text`` (the first number for numbers)."""
+    kind = schema.get("type")
+    kind = next((k for k in kind if k != "null"), "string") if isinstance(kind, list) else kind
+    if schema.get("enum"):
+        return next((v for v in schema["enum"] if str(v).lower() in text.lower()), schema["enum"][0])
+    if kind == "object" or "properties" in schema:
+        return {k: fill(v if isinstance(v, dict) else {}, text)
+                for k, v in (schema.get("properties") or {"answer": {"type": "string"}}).items()}
+    if kind == "array":
+        return [fill(schema.get("items") or {}, text)]
+    if kind in ("number", "integer"):
+        found = re.search(r"-?\d[\d,]*(?:\.\d+)?", text)
+        number = float(found.group().replace(",", "")) if found else 0
+        return int(number) if kind == "integer" or number == int(number) else number
+    if kind == "boolean":
+        return not re.match(r"\s*(no|false)\b", text, re.IGNORECASE)
+    return text
