@@ -6,107 +6,168 @@ One setting switches the course from the scripted model to a real one::
     REACT_COURSE_MODEL=openai:gpt-4o-mini                        (needs OPENAI_API_KEY)
     REACT_COURSE_MODEL=ollama:qwen2.5:7b                         (a local Ollama server)
     REACT_COURSE_MODEL=openai-compatible:http://host:8000/v1:my-model
+    REACT_COURSE_MODEL=openai-compatible-completions:http://host:8000/v1:my-base-model
 
-``OPENAI_BASE_URL`` and ``OPENAI_API_KEY`` are read by the ``openai`` SDK as
-usual. Switching provider is configuration, never code.
+A ``-completions`` kind sends the text prompt as it is to ``/v1/completions``
+instead of wrapping it in a chat message: the mode for base models (no chat
+template) and servers without one. ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY``
+are read as usual. Two more settings bound each call: ``REACT_COURSE_TIMEOUT``
+(seconds per call, default 30) and ``REACT_COURSE_MAX_TOKENS`` (output budget
+per call, default 400, ample for one ReAct step).
 
-Two habits worth copying: the client is created on the first call, never at
-import time (a missing key is then a clear message in the cell that needs
-it, not a KeyError before the lesson starts); and the key is never printed:
-not in ``repr``, not in errors, not in traces.
+Habits worth copying: the client is created on the first call, never at import
+time; every wait is bounded (a time-out per call, at most one retry, never
+after a time-out); every failure is one of the library's exceptions with a
+message that names the URL and says what to change; and the key is never
+shown (``redact``). What it leaves out: streaming, native tool calls (lesson
+07) and providers that do not speak the OpenAI protocol.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import ModelConfigError
+from .api_errors import explain, redact, remember_secret, tagged
+from .errors import ContextWindowFull, ModelConfigError, ModelError
 from .stops import api_stops, cut_at_stop, strip_reasoning
 
+__all__ = ["ContextWindowFull", "ModelConfigError", "ModelError", "ModelSpec", "OpenAIChatModel",
+           "OpenAICompletionModel", "course_model", "parse_model_spec", "real_model", "redact",
+           "uses_real_model"]
+
 ENV_VAR = "REACT_COURSE_MODEL"
+TIMEOUT_VAR, MAX_TOKENS_VAR = "REACT_COURSE_TIMEOUT", "REACT_COURSE_MAX_TOKENS"
+DEFAULT_TIMEOUT, DEFAULT_MAX_TOKENS = 30.0, 400
+REASONING_TOKENS = 2_000  # extra output budget once a server shows it is a reasoning model
 OLLAMA_URL = "http://localhost:11434/v1"
+OPENAI_URL = "https://api.openai.com/v1"
+RETRY_PAUSE = 1.0  # seconds before the one retry
+KINDS = ("openai", "ollama", "openai-compatible")
 
 
 @dataclass(frozen=True)
 class ModelSpec:
-    """A parsed model setting: which kind, which model name, which server."""
+    """A parsed model setting: which kind, which model name, which server, which endpoint."""
 
     kind: str  # scripted, openai, ollama, openai-compatible
     name: str = ""
     base_url: str | None = None
+    endpoint: str = "chat"  # chat (/chat/completions) or completions (/completions)
 
     def __str__(self) -> str:
+        kind = f"{self.kind}-completions" if self.endpoint == "completions" else self.kind
         where = f" at {self.base_url}" if self.base_url else ""
-        return f"{self.kind}:{self.name}{where}" if self.name else self.kind
+        return f"{kind}:{self.name}{where}" if self.name else kind
+
+    @property
+    def url(self) -> str:
+        """The base URL the calls go to (for ``openai:``, OPENAI_BASE_URL or OpenAI's own)."""
+        return effective_url(self.base_url)
+
+
+def effective_url(base_url: str | None) -> str:
+    """Where calls go when ``base_url`` is given, or else OPENAI_BASE_URL, or else OpenAI.
+
+    >>> effective_url("http://127.0.0.1:8080/v1/")
+    'http://127.0.0.1:8080/v1'
+    """
+    return (base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL).rstrip("/")
 
 
 def parse_model_spec(spec: str | None) -> ModelSpec:
-    """Read a model setting.
+    """Read a model setting. Add ``-completions`` to the kind for a base model.
 
     >>> parse_model_spec("openai:gpt-4o-mini")
-    ModelSpec(kind='openai', name='gpt-4o-mini', base_url=None)
+    ModelSpec(kind='openai', name='gpt-4o-mini', base_url=None, endpoint='chat')
     >>> parse_model_spec("ollama:qwen2.5:7b").base_url
     'http://localhost:11434/v1'
     >>> parse_model_spec("openai-compatible:http://127.0.0.1:8080/v1:llama3")
-    ModelSpec(kind='openai-compatible', name='llama3', base_url='http://127.0.0.1:8080/v1')
+    ModelSpec(kind='openai-compatible', name='llama3', base_url='http://127.0.0.1:8080/v1', endpoint='chat')
+    >>> str(parse_model_spec("openai-compatible-completions:http://127.0.0.1:8080/v1:base"))
+    'openai-compatible-completions:base at http://127.0.0.1:8080/v1'
     """
     spec = (spec or "").strip()
     if spec in ("", "scripted"):
         return ModelSpec("scripted")
     kind, _, rest = spec.partition(":")
+    endpoint = "completions" if kind.endswith("-completions") else "chat"
+    kind = kind.removesuffix("-completions")
     if kind == "openai" and rest:
-        return ModelSpec("openai", rest)
+        return ModelSpec("openai", rest, None, endpoint)
     if kind == "ollama" and rest:
-        return ModelSpec("ollama", rest, OLLAMA_URL)
+        return ModelSpec("ollama", rest, OLLAMA_URL, endpoint)
     if kind == "openai-compatible":
         match = re.fullmatch(r"(https?://[^/\s]+/[^:\s]*):(.+)", rest)
         if match:
-            return ModelSpec("openai-compatible", match[2], match[1].rstrip("/"))
+            return ModelSpec("openai-compatible", match[2], match[1].rstrip("/"), endpoint)
     raise ModelConfigError(
-        f"cannot read the model setting {spec!r}. Use one of: scripted, openai:MODEL, "
-        "ollama:MODEL, openai-compatible:http://HOST:PORT/v1:MODEL"
+        f"cannot read the model setting {redact(spec)!r}. Use one of: scripted, openai:MODEL, "
+        "ollama:MODEL, openai-compatible:http://HOST:PORT/v1:MODEL (add -completions to the kind, "
+        "as in openai-compatible-completions:..., for a base model)"
     )
 
 
+def setting(name: str, default: float, kind: type = float) -> Any:
+    """A positive number from the environment, or ``default``; a bad value says what to write.
+
+    >>> setting("REACT_COURSE_NO_SUCH_SETTING", 30.0)
+    30.0
+    """
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = kind(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise ModelConfigError(f"{name}={text!r} is not a positive {kind.__name__}; "
+                               f"write e.g. {name}={kind(default)}, or unset it.")
+    return value
+
+
 class OpenAIChatModel:
-    """Any Chat Completions endpoint as ``model(prompt, stop) -> str``.
+    """Any Chat Completions endpoint as ``model(prompt, stop, timeout=None) -> str``.
 
     The prompt goes as one user message; the stop sequences go to the API
     (at most four) and are applied again to the reply, since some servers and
     reasoning models ignore them. A reasoning model's ``<think>`` block is
-    dropped before that cut.
+    dropped before that cut. ``timeout`` (keyword) caps this call below the
+    model's own per-call time-out: the loop passes the run's remaining time.
 
     Servers differ in what they accept: reasoning models reject ``max_tokens``
-    (they want ``max_completion_tokens``), a set ``temperature`` and ``stop``.
-    When a server answers 400 naming one of these, the model drops or renames
-    it and asks again, and remembers. Any other refusal (a bad key, an unknown
-    model, a bad request) is a ``ModelConfigError``: retrying cannot fix it.
+    (they want ``max_completion_tokens``, and get ``REASONING_TOKENS`` more, as
+    their thinking counts against it), a set ``temperature`` and ``stop``. When
+    a server answers 400 naming one of these, the model drops or renames it,
+    asks again, and remembers.
     """
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        client: Any = None,
-        temperature: float | None = 0.0,
-        max_tokens: int = 1024,  # room for a reasoning model's thinking as well as the reply
-        timeout: float = 60.0,
-        max_retries: int = 2,
-    ) -> None:
+    endpoint = "chat"
+
+    def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
+                 client: Any = None, temperature: float | None = 0.0,
+                 max_tokens: int | None = None, timeout: float | None = None,
+                 max_retries: int = 1) -> None:
         self.model, self.base_url = model, base_url
-        self.temperature, self.max_tokens = temperature, max_tokens
-        self.timeout, self.max_retries = timeout, max_retries
+        self.temperature = temperature
+        self.max_tokens = max_tokens or setting(MAX_TOKENS_VAR, DEFAULT_MAX_TOKENS, int)
+        self.timeout = timeout or setting(TIMEOUT_VAR, DEFAULT_TIMEOUT)
+        self.max_retries = max_retries  # our own retries; the SDK's are off
         self._api_key = api_key
+        remember_secret(api_key)
         self._client = client
         self.last_usage: Any = None
         self.token_parameter = "max_tokens"
         self.send_stops = True
+
+    @property
+    def url(self) -> str:
+        return effective_url(self.base_url)
 
     @property
     def client(self) -> Any:
@@ -114,36 +175,78 @@ class OpenAIChatModel:
             import openai  # imported here: slow to import, and only real models need it
 
             key = self._api_key or os.environ.get("OPENAI_API_KEY")
-            if not key and self.base_url is None:
+            if not key and self.base_url is None and not os.environ.get("OPENAI_BASE_URL"):
                 raise ModelConfigError(
                     "OPENAI_API_KEY is not set. Set it in your shell (never in a notebook cell), "
-                    "or use REACT_COURSE_MODEL=scripted."
-                )
-            self._client = openai.OpenAI(
-                api_key=key or "not-needed", base_url=self.base_url,
-                timeout=self.timeout, max_retries=self.max_retries,
-            )
+                    "or use REACT_COURSE_MODEL=scripted.")
+            self._client = openai.OpenAI(api_key=key or "not-needed", base_url=self.url,
+                                         timeout=self.timeout, max_retries=0)
         return self._client
 
-    def __call__(self, prompt: str, stop: Sequence[str] | None = None) -> str:
-        messages = [{"role": "user", "content": prompt}]
-        for _ in range(4):  # at most one change for each of the three parameters, then a last try
+    def __call__(self, prompt: str, stop: Sequence[str] | None = None, *,
+                 timeout: float | None = None) -> str:
+        text = strip_reasoning(self._send(prompt, stop, timeout)).lstrip()
+        return cut_at_stop(text, stop)
+
+    def _send(self, prompt: str, stop: Sequence[str] | None, timeout: float | None) -> str:
+        """One call: adapt to what the server accepts, retry once after a quick failure."""
+        limit = self.timeout if timeout is None else min(self.timeout, max(timeout, 0.1))
+        deadline = time.monotonic() + limit
+        retries, adaptations = self.max_retries, 3
+        while True:
+            left = max(deadline - time.monotonic(), 0.1)
             try:
-                response = self.client.chat.completions.create(
-                    model=self.model, messages=messages, **self._options(stop))
-                break
-            except Exception as error:
-                if self._adapt(error):
+                return self._read(self._request(prompt, stop, left))
+            except Exception as raw:
+                if adaptations and self._adapt(raw):
+                    adaptations -= 1
                     continue
-                explained = _explained(error)
-                if explained is error:
-                    raise
-                raise explained from error
-        self.last_usage = response.usage
-        return cut_at_stop(strip_reasoning(response.choices[0].message.content or "").lstrip(), stop)
+                error = self._explain(raw, left)
+                timed_out = type(raw).__name__ == "APITimeoutError"
+                if not (error.retryable and retries and not timed_out
+                        and deadline - time.monotonic() > 2 * RETRY_PAUSE):
+                    raise error from None  # the SDK's error may hold the key: not chained
+                retries -= 1
+                time.sleep(RETRY_PAUSE)
+
+    def _request(self, prompt: str, stop: Sequence[str] | None, timeout: float) -> Any:
+        return self.client.chat.completions.create(
+            model=self.model, messages=[{"role": "user", "content": prompt}],
+            timeout=timeout, **self._options(stop))
+
+    def _read(self, response: Any) -> str:
+        """The reply's text, or a ModelError naming what the server sent instead."""
+        choice = self._choice(response)
+        message = getattr(choice, "message", None)
+        return self._checked(choice, getattr(message, "content", None) or "")
+
+    def _choice(self, response: Any) -> Any:
+        if isinstance(response, str | bytes):
+            what = "a web page (HTML)" if "<html" in str(response)[:500].lower() else "plain text"
+            raise tagged(ModelError(
+                f"{self.url} answered with {what}, not the API's JSON. Check the base URL: it "
+                "should be the model server's API, usually ending in /v1, not a web page or a "
+                "proxy's login.", retryable=False), "protocol")
+        choices = getattr(response, "choices", None)
+        if not choices:
+            raise tagged(ModelError(
+                f"{self.url} answered with no choices (an empty reply list), so there is no text "
+                "to read; the server's log may say why.", retryable=True), "empty")
+        self.last_usage = getattr(response, "usage", None)
+        return choices[0]
+
+    def _checked(self, choice: Any, text: str) -> str:
+        if getattr(choice, "finish_reason", None) == "length" and not strip_reasoning(text).strip():
+            raise tagged(ModelError(
+                f"the model at {self.url} used its whole output budget of {self.max_tokens} "
+                "tokens before writing a reply (a reasoning model spends them thinking). Raise "
+                f"{MAX_TOKENS_VAR}.", retryable=False), "budget")
+        return text
 
     def _options(self, stop: Sequence[str] | None) -> dict[str, Any]:
-        options: dict[str, Any] = {self.token_parameter: self.max_tokens}
+        reasoning = self.token_parameter == "max_completion_tokens"
+        options: dict[str, Any] = {
+            self.token_parameter: self.max_tokens + REASONING_TOKENS * reasoning}
         if self.temperature is not None:
             options["temperature"] = self.temperature
         if self.send_stops and api_stops(stop):
@@ -165,23 +268,32 @@ class OpenAIChatModel:
             return False
         return True
 
+    def _explain(self, error: Exception, timeout: float) -> ModelError:
+        return explain(error, self.url, model=self.model, max_tokens=self.max_tokens,
+                       timeout=timeout, endpoint=self.endpoint)
+
     def __repr__(self) -> str:  # never shows the key
         where = f", base_url={self.base_url!r}" if self.base_url else ""
-        return f"OpenAIChatModel({self.model!r}{where})"
+        return f"{type(self).__name__}({self.model!r}{where})"
 
 
-def _explained(error: Exception) -> Exception:
-    """A refusal that retrying cannot fix becomes a ModelConfigError saying what to check."""
-    status = getattr(error, "status_code", None)
-    advice = {
-        400: "the server rejected the request; check the model name and that it supports chat",
-        401: "the key was refused; check OPENAI_API_KEY (or the server's key)",
-        403: "this key may not use this model",
-        404: "no such model or endpoint; check the model name and that the base URL ends in /v1",
-    }.get(status)
-    if advice is None:
-        return error  # rate limits, time-outs, server errors: worth retrying
-    return ModelConfigError(f"{advice} ({status}: {str(error)[:300]})")
+class OpenAICompletionModel(OpenAIChatModel):
+    """The text prompt, as it is, through ``/v1/completions``: for base models.
+
+    A base model has no chat template: wrapped in a chat message, the ReAct
+    prompt is often echoed back. Sent as plain text to continue, it is what
+    such a model does best (the text ReAct prompt is a completion prompt).
+    """
+
+    endpoint = "completions"
+
+    def _request(self, prompt: str, stop: Sequence[str] | None, timeout: float) -> Any:
+        return self.client.completions.create(model=self.model, prompt=prompt, timeout=timeout,
+                                              **self._options(stop))
+
+    def _read(self, response: Any) -> str:
+        choice = self._choice(response)
+        return self._checked(choice, getattr(choice, "text", None) or "")
 
 
 def real_model(spec: str | ModelSpec) -> OpenAIChatModel:
@@ -189,9 +301,10 @@ def real_model(spec: str | ModelSpec) -> OpenAIChatModel:
     spec = spec if isinstance(spec, ModelSpec) else parse_model_spec(spec)
     if spec.kind == "scripted":
         raise ModelConfigError("'scripted' names no real model; pass your scripted model instead.")
+    kind = OpenAICompletionModel if spec.endpoint == "completions" else OpenAIChatModel
     if spec.kind == "ollama":
-        return OpenAIChatModel(spec.name, base_url=spec.base_url, api_key="ollama")
-    return OpenAIChatModel(spec.name, base_url=spec.base_url or os.environ.get("OPENAI_BASE_URL"))
+        return kind(spec.name, base_url=spec.base_url, api_key="ollama")
+    return kind(spec.name, base_url=spec.base_url or os.environ.get("OPENAI_BASE_URL"))
 
 
 def course_model(scripted: Any = None) -> Any:

@@ -1,0 +1,147 @@
+"""What a failed model call means, in words a user can act on; and the key kept out of sight.
+
+``explain(error, ...)`` turns whatever the ``openai`` SDK raised (or a reply
+in the wrong shape) into one of the library's exceptions:
+
+- a full context window (a 400 whose text says so) -> ``ContextWindowFull``,
+  naming the three things that can be changed;
+- a refusal that asking again cannot fix (400, 401, 403, 404, ...) ->
+  ``ModelConfigError``, with advice that fits the status;
+- a time-out, a rate limit, a server error, a dropped connection ->
+  ``ModelError(retryable=True)``;
+- a server that does not speak the protocol (an HTML page, malformed JSON)
+  -> ``ModelError`` with a plain message.
+
+Every message names the URL and passes through ``redact``, which removes the
+configured key and anything that looks like one, whatever the server echoed.
+
+What it leaves out: provider-specific error codes beyond the context window,
+and parsing ``Retry-After`` (the provider waits a fixed short pause).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from .errors import ContextWindowFull, ModelConfigError, ModelError
+
+_SECRETS: set[str] = set()
+_MIN_SECRET = 8  # shorter "keys" (such as "ollama") are placeholders, not secrets
+_TOKEN = r"[^\s\"',;}\]]+"
+_PATTERNS = (
+    (re.compile(rf"(?i)\b(bearer\s+){_TOKEN}"), r"\1[redacted]"),
+    (re.compile(rf"(?i)(api[-_]?key[\"']?\s*[:=]\s*[\"']?){_TOKEN}"), r"\1[redacted]"),
+    (re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}"), "sk-[redacted]"),
+    (re.compile(r"(?i)\b(https?://)[^/\s:@]+:[^/\s@]+@"), r"\1[redacted]@"),
+)
+
+CONTEXT_FULL = re.compile(
+    r"(?i)context (size|length|window)|context_length_exceeded|maximum context|n_ctx"
+    r"|prompt is too long|too many tokens|input is too long|max_model_len|context overflow"
+)
+
+
+def remember_secret(key: str | None) -> None:
+    """Add a key to those ``redact`` removes (the environment's OPENAI_API_KEY always is)."""
+    if key and len(key) >= _MIN_SECRET:
+        _SECRETS.add(key)
+
+
+def redact(text: object) -> str:
+    """``text`` without any key: the configured ones, Bearer tokens, ``sk-...`` keys.
+
+    >>> redact('{"authorization": "Bearer abc.DEF-123"} and sk-proj-0123456789')
+    '{"authorization": "Bearer [redacted]"} and sk-[redacted]'
+    >>> redact("http://me:hunter22@host:8080/v1")
+    'http://[redacted]@host:8080/v1'
+    """
+    text = str(text)
+    secrets = {*_SECRETS, os.environ.get("OPENAI_API_KEY") or ""}
+    for secret in sorted((s for s in secrets if len(s) >= _MIN_SECRET), key=len, reverse=True):
+        text = text.replace(secret, "[redacted]")
+    for pattern, replacement in _PATTERNS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def excerpt(text: object, limit: int = 300) -> str:
+    """A redacted, one-line excerpt of a server's text.
+
+    >>> excerpt("Error code: 400 - bad\\n  request", 20)
+    'bad request'
+    """
+    text = re.sub(r"^Error code: \d+ - ", "", redact(text))
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def tagged(error: ModelError, cause: str) -> ModelError:
+    """``error`` with ``.cause`` set: timeout, connection, protocol, empty, budget, status or other."""
+    error.cause = cause
+    return error
+
+
+def explain(error: BaseException, url: str, *, model: str = "", max_tokens: int | None = None,
+            timeout: float | None = None, endpoint: str = "chat") -> ModelError:
+    """The library's exception for a failed call to ``url``, saying what to change."""
+    if isinstance(error, ModelError):
+        again = type(error)(redact(error), status=error.status, retryable=error.retryable)
+        return tagged(again, getattr(error, "cause", "other"))
+    import openai  # only real models get here
+
+    if isinstance(error, openai.APITimeoutError):
+        waited = f" within {round(timeout, 1):g} s" if timeout else ""
+        return tagged(ModelError(
+            f"no reply from {url}{waited}. If the server is up but slow (a large local model), "
+            "give it longer: set REACT_COURSE_TIMEOUT to more seconds in the shell that starts "
+            "Jupyter; otherwise check that the server is running.", retryable=True), "timeout")
+    if isinstance(error, openai.APIConnectionError):
+        why = excerpt(error.__cause__ or error, 160)
+        return tagged(ModelError(f"could not talk to {url} ({why}). Check that the server is "
+                                 "running and the URL's host, port and /v1 ending.",
+                                 retryable=True), "connection")
+    if isinstance(error, openai.APIStatusError):
+        refusal = _refusal(error.status_code, excerpt(error), url, model, max_tokens, endpoint)
+        return tagged(refusal, "status")
+    if isinstance(error, ValueError | openai.APIResponseValidationError):
+        return tagged(ModelError(
+            f"{url} sent a reply that is not the API's JSON ({excerpt(error, 120)}). Check that "
+            "the URL points at an OpenAI-compatible API, usually ending in /v1.", retryable=True),
+            "protocol")
+    return tagged(ModelError(f"the call to {url} failed: {type(error).__name__}: {excerpt(error)}",
+                             retryable=False), "other")
+
+
+def context_full(url: str, said: str, max_tokens: int | None, status: int | None = 400
+                 ) -> ContextWindowFull:
+    budget = f", now {max_tokens}" if max_tokens else ""
+    return ContextWindowFull(
+        f"the prompt no longer fits the model's context window at {url} (the server said: "
+        f"{said}). Change one of: the server's context size (llama.cpp --ctx-size, Ollama "
+        f"num_ctx, vLLM --max-model-len); the output budget per call (REACT_COURSE_MAX_TOKENS"
+        f"{budget}); or how much of each observation the loop keeps (run_react's "
+        "max_observation_chars) and the number of steps.", status=status)
+
+
+def _refusal(status: int, said: str, url: str, model: str, max_tokens: int | None,
+             endpoint: str) -> ModelError:
+    if CONTEXT_FULL.search(said) or status == 413:
+        return context_full(url, said, max_tokens, status)
+    if status in (408, 409, 429) or status >= 500:
+        what = "is rate-limiting this key; wait a little" if status == 429 else "had a problem"
+        return ModelError(f"{url} {what} ({status}: {said}); the call may pass if tried again.",
+                          status=status, retryable=True)
+    named = f" {model!r}" if model else ""
+    advice = {
+        401: "refused the key. Check OPENAI_API_KEY in the shell that starts Jupyter (a local "
+             "server needs the key it was started with, or none)",
+        403: f"does not let this key use the model{named}. Check the key's project and "
+             "permissions, or choose another model",
+        404: f"has no model{named} or no such endpoint. Check the model name (react-course "
+             "doctor --ping lists the server's models) and that the base URL ends in /v1"
+             + ("; a server without /v1/completions needs the chat setting" if
+                endpoint == "completions" else ""),
+    }.get(status, f"rejected the request. Check the model name{named} and that the server "
+                  f"supports the {endpoint} endpoint with these options")
+    return ModelConfigError(f"{url} {advice} ({status}: {said}).", status=status)

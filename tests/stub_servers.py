@@ -1,0 +1,213 @@
+"""Local stub servers that misbehave the way real model servers do.
+
+Each stub listens on 127.0.0.1 (never beyond this machine), speaks just
+enough of the OpenAI-compatible protocol (``/v1/chat/completions``,
+``/v1/completions``, ``/v1/models``) and answers according to a *behaviour*:
+a function from the request to a reply. The replies cover what was met on
+real servers: a full context window (llama.cpp's 400), a server that never
+answers, error bodies that echo the Authorization header, an HTML page with
+status 200, an empty ``choices`` list, malformed JSON, a dropped connection.
+
+    with StubServer(answering(["Thought: t\\nFinal Answer: 4"])) as server:
+        model = OpenAIChatModel("stub-model", base_url=server.url, api_key=KEY)
+
+What it leaves out: streaming, tool calls and the Responses API (the course's
+``scripted_api`` serves those).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+KEY = "sk-course-SECRET-0123456789abcdef"  # the key tests configure; it must never be shown
+MODEL = "stub-model"
+
+LLAMA_CPP_CONTEXT_FULL = (
+    "the request exceeds the available context size, try increasing it")
+OPENAI_CONTEXT_FULL = (
+    "This model's maximum context length is 4096 tokens. However, your messages resulted in "
+    "5120 tokens. Please reduce the length of the messages.")
+
+
+@dataclass
+class Request:
+    """One request as the stub saw it."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: Any = None
+    number: int = 0  # 1-based count of model calls (POSTs) so far, this one included
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the stub sends back: a status and a body, or ``drop`` / ``hang``."""
+
+    status: int = 200
+    body: bytes = b""
+    content_type: str = "application/json"
+    drop: bool = False  # close the connection without a response
+    hang: bool = False  # never answer (until the server shuts down)
+
+
+Behaviour = Callable[[Request], Reply]
+
+
+def json_reply(data: Any, status: int = 200) -> Reply:
+    return Reply(status, json.dumps(data).encode())
+
+
+def model_reply(request: Request, text: str, finish_reason: str = "stop") -> Reply:
+    """A well-formed reply carrying ``text``, in the shape the endpoint asked for."""
+    usage = {"prompt_tokens": 50, "completion_tokens": 10, "total_tokens": 60}
+    model = (request.body or {}).get("model", MODEL)
+    if request.path.endswith("/chat/completions"):
+        choice = {"index": 0, "finish_reason": finish_reason,
+                  "message": {"role": "assistant", "content": text}}
+        kind = "chat.completion"
+    else:
+        choice = {"index": 0, "finish_reason": finish_reason, "text": text, "logprobs": None}
+        kind = "text_completion"
+    return json_reply({"id": f"stub-{request.number}", "object": kind, "created": 0,
+                       "model": model, "choices": [choice], "usage": usage})
+
+
+def error_reply(status: int, message: str, request: Request | None = None, *,
+                echo_auth: bool = False) -> Reply:
+    """An error in the API's shape; ``echo_auth`` repeats the request's headers back, as some do."""
+    if echo_auth and request is not None:
+        message += f" (request headers: {json.dumps(request.headers)})"
+    return json_reply({"error": {"message": message, "type": "stub_error", "code": status}}, status)
+
+
+def answering(replies: Sequence[str] | Callable[[Request], str]) -> Behaviour:
+    """Answer each call with the next reply (the last one repeats), or with ``replies(request)``."""
+    if callable(replies):
+        return lambda request: model_reply(request, replies(request))
+    items = list(replies) or [""]
+    return lambda request: model_reply(request, items[min(request.number, len(items)) - 1])
+
+
+def then_fail(behaviour: Behaviour, after: int, failure: Behaviour) -> Behaviour:
+    """``behaviour`` for the first ``after`` calls, then ``failure`` for every later one."""
+    return lambda request: behaviour(request) if request.number <= after else failure(request)
+
+
+def context_full(request: Request) -> Reply:
+    return error_reply(400, LLAMA_CPP_CONTEXT_FULL, request)
+
+
+def html_page(request: Request) -> Reply:
+    page = "<!doctype html><html><head><title>Welcome</title></head><body>Router login</body></html>"
+    return Reply(200, page.encode(), "text/html; charset=utf-8")
+
+
+def empty_choices(request: Request) -> Reply:
+    return json_reply({"id": "x", "object": "chat.completion", "created": 0, "model": MODEL,
+                       "choices": [], "usage": {"prompt_tokens": 5, "completion_tokens": 0,
+                                                "total_tokens": 5}})
+
+
+def malformed_json(request: Request) -> Reply:
+    return Reply(200, b'{"id": "x", "choices": [{"message": {"content": "Thought: ')
+
+
+def dropped(request: Request) -> Reply:
+    return Reply(drop=True)
+
+
+def hanging(request: Request) -> Reply:
+    return Reply(hang=True)
+
+
+def echoing_error(status: int) -> Behaviour:
+    """An error whose text repeats the Authorization header (seen with some proxies)."""
+    return lambda request: error_reply(status, "upstream refused", request, echo_auth=True)
+
+
+@dataclass
+class StubServer:
+    """A threaded HTTP server on 127.0.0.1 driven by ``behaviour``; a context manager."""
+
+    behaviour: Behaviour
+    models: Sequence[str] | None = (MODEL,)  # what GET /v1/models lists; None answers 404
+    requests: list[Request] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._stopping = threading.Event()
+        self._count = itertools.count(1)
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self._server.daemon_threads = True
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_port}/v1"
+
+    @property
+    def calls(self) -> list[Request]:
+        """The model calls (POSTs) received so far."""
+        return [r for r in self.requests if r.method == "POST"]
+
+    def __enter__(self) -> StubServer:
+        threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stopping.set()  # releases hanging handlers
+        self._server.shutdown()
+        self._server.server_close()
+
+    def answer(self, request: Request) -> Reply:
+        if request.method == "GET" and request.path.rstrip("/").endswith("/models"):
+            if self.models is None:
+                return error_reply(404, "Not Found")
+            return json_reply({"object": "list", "data": [
+                {"id": name, "object": "model", "created": 0, "owned_by": "stub"}
+                for name in self.models]})
+        with self._lock:
+            request.number = next(self._count)
+        return self.behaviour(request)
+
+
+def _handler_for(stub: StubServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self._serve("GET")
+
+        def do_POST(self) -> None:
+            self._serve("POST")
+
+        def _serve(self, method: str) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length) if length else b""
+            try:
+                body = json.loads(raw) if raw else None
+            except ValueError:
+                body = raw.decode(errors="replace")
+            request = Request(method, self.path, dict(self.headers.items()), body)
+            stub.requests.append(request)
+            reply = stub.answer(request)
+            if reply.hang:
+                stub._stopping.wait(120)
+                return
+            if reply.drop:
+                self.close_connection = True
+                return
+            self.send_response(reply.status)
+            self.send_header("Content-Type", reply.content_type)
+            self.send_header("Content-Length", str(len(reply.body)))
+            self.end_headers()
+            self.wfile.write(reply.body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    return Handler
