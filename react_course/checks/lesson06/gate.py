@@ -1,0 +1,90 @@
+"""Check 06.gate: side effects run only on a yes from code (a policy function), never on the model's word."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .. import exercise
+from ..framework import Case
+
+RULES = {
+    "A read-only tool runs without asking": ("a read-only tool runs", "a read-only tool with no policy runs"),
+    "only when `policy(tool, arguments)` returns `True`": (
+        "the policy says yes", "the policy says no", "the policy sees the tool and arguments"),
+    "With no policy, nothing that changes the world runs": ("no policy: refused",),
+    "counts for nothing": ("the model's approved flag with a no", "the model's approved flag, no policy",
+                           "a confirm flag with a no"),
+    "If the policy raises, the call does not run": ("a policy that raises: refused",),
+}
+
+REFUND = {"order_id": 88213, "amount": 25}
+
+
+def _case(gate: Callable, name: str, tool: str, side_effecting: bool, arguments: dict,
+          policy: Any, expected: bool, hint: str, test: Callable | None = None) -> Case:
+    def check_result(got: Any) -> bool | str:
+        if not isinstance(got, bool):
+            return f"return True or False, not {got!r}"
+        if test is not None:
+            verdict = test()
+            if verdict is not True:
+                return verdict
+        return got == expected or f"expected {expected}, got {got}"
+
+    label = getattr(policy, "__name__", repr(policy))
+    return Case(name, lambda: gate(tool, arguments, side_effecting, policy), test=check_result,
+                given=f"gate({tool!r}, {arguments!r}, side_effecting={side_effecting}, policy={label})",
+                hint=hint)
+
+
+def yes(tool: str, arguments: dict) -> bool:
+    return True
+
+
+def no(tool: str, arguments: dict) -> bool:
+    return False
+
+
+def broken(tool: str, arguments: dict) -> bool:
+    raise RuntimeError("the approval service is down")
+
+
+@exercise(
+    "06.gate",
+    "let a side-effecting call run only when code approves it",
+    hints=(
+        "if not side_effecting: return True. Then: no policy means False.",
+        "Ask the policy, and return only what it says: never look in arguments for a flag.",
+        "Wrap the policy call in try/except Exception and return False when it raises.",
+    ),
+    rules=RULES,
+)
+def gate_cases(gate: Callable):
+    yield _case(gate, "a read-only tool runs", "get_order", False, {"order_id": 88213}, no, True,
+                "Reading changes nothing: no approval needed.")
+    yield _case(gate, "a read-only tool with no policy runs", "get_order", False, {"order_id": 88213},
+                None, True, "A read-only tool needs no policy.")
+    yield _case(gate, "the policy says yes", "refund", True, REFUND, yes, True, "The policy approved it.")
+    yield _case(gate, "the policy says no", "refund", True, REFUND, no, False, "The policy refused it.")
+    yield _case(gate, "no policy: refused", "refund", True, REFUND, None, False,
+                "Without a policy, side effects never run.")
+    yield _case(gate, "the model's approved flag with a no", "refund", True, {**REFUND, "approved": True},
+                no, False, "The model wrote approved=true; only the policy's answer counts.")
+    yield _case(gate, "the model's approved flag, no policy", "refund", True, {**REFUND, "approved": True},
+                None, False, "A flag in the arguments is the model's word, not an approval.")
+    yield _case(gate, "a confirm flag with a no", "send_email", True,
+                {"to": "someone@example.com", "confirm": "yes"}, no, False,
+                "Any flag the model can write counts for nothing.")
+    yield _case(gate, "a policy that raises: refused", "refund", True, REFUND, broken, False,
+                "When the approval cannot be asked, the answer is no (fail closed).")
+    seen: list = []
+
+    def recording(tool: str, arguments: dict) -> bool:
+        seen.append((tool, dict(arguments)))
+        return True
+
+    yield _case(gate, "the policy sees the tool and arguments", "refund", True, REFUND, recording, True,
+                "Call policy(tool, arguments).",
+                test=lambda: seen[-1:] == [("refund", REFUND)] or
+                f"the policy was asked {seen[-1:]}, expected [('refund', {REFUND})]")

@@ -1,0 +1,65 @@
+"""Check 06.provenance: every id in a tool call must come from the question or an observation."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .. import exercise
+from ..framework import Case
+
+RULES = {
+    "ids are runs of three or more digits": ("a quantity of 2 is not an id",),
+    "as a whole number": ("8821 is not 88213", "88213 is not 8821"),
+    "in the question or in an observation": ("an id from the question", "an id from an observation"),
+    "every id in the arguments": ("the second id is invented",),
+    "Return `None` when every id was seen": (
+        "an id from the question", "an id from an observation", "a quantity of 2 is not an id"),
+    "names each id that was never seen": ("88219 was never seen", "the second id is invented"),
+}
+
+QUESTION = "Was my order 88213 delivered late? I want a refund."
+OBSERVATION = ("Order 88213: status delivered; promised 18:00; delivered 19:02 (62 minutes late); "
+               "item price 480 INR; delivery fee 25 INR.")
+
+
+def _case(check_ids: Callable, name: str, arguments: str, seen: Sequence[str], missing: Sequence[str],
+          hint: str) -> Case:
+    def test(got: Any) -> bool | str:
+        if not missing:
+            return got is None or f"every id was seen: expected None, got {got!r}"
+        if not isinstance(got, str) or not got.strip():
+            return f"expected a refusal text naming {list(missing)}, got {got!r}"
+        absent = [m for m in missing if m not in got]
+        return not absent or f"the refusal should name {absent}: {got!r}"
+
+    shown = [s[:40] + ("..." if len(s) > 40 else "") for s in seen]
+    return Case(name, lambda: check_ids(arguments, list(seen)), test=test,
+                given=f"check_ids({arguments!r}, {shown})", hint=hint)
+
+
+@exercise(
+    "06.provenance",
+    "refuse an id that never appeared in the question or an observation",
+    hints=(
+        "Find the ids with re.findall(r'\\d{3,}', text) in the arguments and in each seen text.",
+        "Compare whole tokens (sets of the ids found), never `id in text`: '8821' is in '88213'.",
+        "Collect every missing id, then name them all in one refusal.",
+    ),
+    rules=RULES,
+)
+def provenance_cases(check_ids: Callable):
+    yield _case(check_ids, "an id from the question", "88213", [QUESTION], [],
+                "88213 is in the question: return None.")
+    yield _case(check_ids, "an id from an observation", '{"order_id": 88213}', ["Refund?", OBSERVATION], [],
+                "88213 came back from get_order: return None.")
+    yield _case(check_ids, "88219 was never seen", "88219", [QUESTION, OBSERVATION], ["88219"],
+                "No text of this run says 88219: refuse, and name it.")
+    yield _case(check_ids, "8821 is not 88213", "8821", [QUESTION, OBSERVATION], ["8821"],
+                "'8821' in '... 88213 ...' is True for strings: compare whole numbers.")
+    yield _case(check_ids, "88213 is not 8821", "88213", ["Order 8821 was delivered."], ["88213"],
+                "A longer number is not seen because a shorter one was.")
+    yield _case(check_ids, "the second id is invented", "88213, 88250", [QUESTION, OBSERVATION], ["88250"],
+                "Check every id in the arguments, not only the first.")
+    yield _case(check_ids, "a quantity of 2 is not an id", '{"order_id": 88213, "quantity": 2}',
+                [QUESTION], [], "Only runs of three or more digits are ids.")

@@ -1,0 +1,185 @@
+"""Lesson 06's checkers: the references pass, stubs are not attempted, plausible mistakes fail.
+
+Each mutant names the rule of the statement it breaks, and every rule has at least one.
+"""
+
+import hashlib
+import itertools
+import json
+import re
+import time
+import uuid
+
+import pytest
+
+from react_course.checks import _lookup, check
+
+# ------------------------------------------------------------------- references
+
+
+def check_ids(arguments: str, seen: list):
+    known = set()
+    for text in seen:
+        known |= set(re.findall(r"\d{3,}", text))
+    missing = [i for i in re.findall(r"\d{3,}", arguments) if i not in known]
+    if not missing:
+        return None
+    return f"Refused: {', '.join(missing)} never appeared in the question or an observation."
+
+
+def gate(tool: str, arguments: dict, side_effecting: bool, policy) -> bool:
+    if not side_effecting:
+        return True
+    if policy is None:
+        return False
+    try:
+        return policy(tool, arguments) is True
+    except Exception:
+        return False
+
+
+def idempotency_key(run_id: str, tool: str, arguments: dict) -> str:
+    text = json.dumps([run_id, tool, arguments], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def stub(*args, **kwargs):
+    raise NotImplementedError("exercise 6.x: write this function")
+
+
+# ---------------------------------------------------------------------- mutants
+
+
+def _substring(arguments, seen):
+    missing = [i for i in re.findall(r"\d{3,}", arguments) if not any(i in text for text in seen)]
+    return f"Refused: {', '.join(missing)}" if missing else None
+
+
+def _first_only(arguments, seen):
+    ids = re.findall(r"\d{3,}", arguments)
+    return check_ids(ids[0], seen) if ids else None
+
+
+def _observations_only(arguments, seen):
+    return check_ids(arguments, seen[1:])
+
+
+def _every_number(arguments, seen):
+    known = set()
+    for text in seen:
+        known |= set(re.findall(r"\d+", text))
+    missing = [i for i in re.findall(r"\d+", arguments) if i not in known]
+    return f"Refused: {', '.join(missing)}" if missing else None
+
+
+PROVENANCE_MUTANTS = {
+    "fooled by a substring": ("as a whole number", _substring),
+    "checks only the first id": ("every id in the arguments", _first_only),
+    "looks only at observations": ("in the question or in an observation", _observations_only),
+    "every number is an id": ("ids are runs of three or more digits", _every_number),
+    "returns False when all were seen": ("Return `None` when every id was seen",
+                                         lambda a, s: check_ids(a, s) or False),
+    "a refusal that names nothing": ("names each id that was never seen",
+                                     lambda a, s: check_ids(a, s) and "Refused: an unknown id."),
+}
+
+
+def _trusts_flag(flag):
+    def wrong(tool, arguments, side_effecting, policy):
+        if arguments.get(flag):
+            return True
+        return gate(tool, arguments, side_effecting, policy)
+    return wrong
+
+
+GATE_MUTANTS = {
+    "trusts an approved flag the model can set": ("counts for nothing", _trusts_flag("approved")),
+    "trusts a confirm flag": ("counts for nothing", _trusts_flag("confirm")),
+    "asks the policy for every tool": ("A read-only tool runs without asking",
+                                       lambda t, a, s, p: bool(p and p(t, a))),
+    "no policy means yes": ("With no policy, nothing that changes the world runs",
+                            lambda t, a, s, p: True if p is None else gate(t, a, s, p)),
+    "ignores the policy": ("only when `policy(tool, arguments)` returns `True`",
+                           lambda t, a, s, p: not s or p is not None),
+    "a raising policy crashes": ("If the policy raises, the call does not run",
+                                 lambda t, a, s, p: (not s) or (p is not None and p(t, a) is True)),
+    "a raising policy means yes": ("If the policy raises, the call does not run",
+                                   lambda t, a, s, p: _fail_open(t, a, s, p)),
+    "asks the policy with the wrong arguments": (
+        "only when `policy(tool, arguments)` returns `True`",
+        lambda t, a, s, p: (not s) or (p is not None and p(t, {}) is True)),
+}
+
+
+def _fail_open(tool, arguments, side_effecting, policy):
+    try:
+        return gate(tool, arguments, side_effecting, policy) if policy is None else (
+            not side_effecting or policy(tool, arguments) is True)
+    except Exception:
+        return True
+
+
+_counter = itertools.count()
+
+IDEMPOTENCY_MUTANTS = {
+    "includes the time": ("must not change on retry",
+                          lambda r, t, a: idempotency_key(r, t, a) + str(time.time())),
+    "includes an attempt counter": ("must not change on retry",
+                                    lambda r, t, a: idempotency_key(r, t, a) + str(next(_counter))),
+    "a random uuid": ("must not change on retry", lambda r, t, a: uuid.uuid4().hex),
+    "keys in the order given": ("whatever the order of the arguments' keys",
+                                lambda r, t, a: json.dumps([r, t, a])),
+    "ignores the run": ("different for a different run, tool or arguments",
+                        lambda r, t, a: idempotency_key("", t, a)),
+    "ignores the tool": ("different for a different run, tool or arguments",
+                         lambda r, t, a: idempotency_key(r, "", a)),
+    "ignores the arguments": ("the same for the same run, tool and arguments",
+                              lambda r, t, a: idempotency_key(r, t, {})),
+    "returns bytes": ("a non-empty text",
+                      lambda r, t, a: hashlib.sha256(json.dumps([r, t, a], sort_keys=True).encode()).digest()),
+}
+
+EXERCISES = {
+    "06.provenance": (check_ids, PROVENANCE_MUTANTS),
+    "06.gate": (gate, GATE_MUTANTS),
+    "06.idempotency": (idempotency_key, IDEMPOTENCY_MUTANTS),
+}
+
+MUTANTS = [(exercise, name, wrong) for exercise, (_, catalogue) in EXERCISES.items()
+           for name, (_, wrong) in catalogue.items()]
+
+# ------------------------------------------------------------------------ tests
+
+
+@pytest.mark.parametrize("exercise", list(EXERCISES))
+def test_reference_passes(exercise: str) -> None:
+    result = check(exercise, EXERCISES[exercise][0])
+    assert result.status == "passed", str(result)
+
+
+@pytest.mark.parametrize("exercise", list(EXERCISES))
+def test_stub_is_not_attempted(exercise: str) -> None:
+    assert check(exercise, stub).status == "not attempted"
+    assert check(exercise, ...).status == "not attempted"
+
+
+@pytest.mark.parametrize(("exercise", "name", "wrong"), MUTANTS, ids=[f"{e}:{n}" for e, n, _ in MUTANTS])
+def test_wrong_solution_fails(exercise: str, name: str, wrong) -> None:
+    result = check(exercise, wrong)
+    assert result.status == "failed", f"{name} was accepted:\n{result}"
+
+
+@pytest.mark.parametrize("exercise", list(EXERCISES))
+def test_every_rule_has_a_mutant_and_every_mutant_a_rule(exercise: str) -> None:
+    rules = {rule for rule, _ in _lookup(exercise).rules}
+    broken = {rule for rule, _ in EXERCISES[exercise][1].values()}
+    assert broken <= rules, f"mutants name rules the checker does not have: {broken - rules}"
+    assert rules <= broken, f"rules without a mutant: {rules - broken}"
+
+
+@pytest.mark.parametrize("exercise", list(EXERCISES))
+def test_each_rules_cases_exist(exercise: str) -> None:
+    spec = _lookup(exercise)
+    names = {case.name for case in spec.cases(EXERCISES[exercise][0])}
+    for rule, cases in spec.rules:
+        assert cases and set(cases) <= names, (rule, set(cases) - names)
