@@ -151,3 +151,25 @@ def call_with_retries(call: Callable[[], Any], budget: Any, *, backoff: Backoff 
         else:
             budget.model_ok()
             return result
+
+
+def wait_before_retry(budget: Any, sleep: Callable[[float], None] | None = None) -> float:
+    """Before a model call that follows a failed one, wait the back-off; the loop's way to retry.
+
+    Each failed attempt is a step of its own (so retries spend the step budget, and the
+    trace shows them); ``budget`` remembers the last failure (``last_model_error``) and
+    counts ``failures_in_a_row``. Returns the seconds waited. A failure that will not
+    pass, or a wait that would outlive the run, raises ``LimitReached`` saying why.
+    """
+    error, attempt = getattr(budget, "last_model_error", None), getattr(budget, "failures_in_a_row", 0)
+    if error is None or attempt == 0:
+        return 0.0
+    backoff = getattr(budget, "backoff", None) or Backoff()
+    rng = getattr(budget, "rng", None) or random.Random()
+    plan = plan_wait(error, attempt, budget.remaining_seconds(), backoff, rng)
+    if isinstance(plan, str):
+        reason = "time_limit" if "time limit" in plan else "error"
+        raise LimitReached(reason, f"the last model call failed ({type(error).__name__}: {error}); {plan}")
+    (sleep or getattr(budget, "sleep", None) or time.sleep)(plan)
+    budget.waited = getattr(budget, "waited", 0.0) + plan
+    return plan

@@ -18,7 +18,7 @@ mean the same thing are not caught).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import NamedTuple
@@ -198,3 +198,39 @@ class RepeatWatch:
                                             f"({tool}[{text}])")
         self.nudged = True
         return nudge_text(kind, self.history)
+
+
+class HandOver(LimitReached):
+    """Raised by the hand-over tools: the run ends as ``hand_over``, with the reason given."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__("hand_over", detail)
+
+
+def people_tools(answer: Callable[[str], str] | None = None) -> list[Callable[[str], str]]:
+    """Two tools the model can choose: ask the user a question, or hand over to a person.
+
+    ``answer`` replies for the user (a function, or ``input`` in a terminal); with none,
+    asking the user ends the run as ``hand_over`` with the question, for a person to answer.
+
+    >>> ask_user, hand_over = people_tools(lambda question: "88213")
+    >>> ask_user("Which order?")
+    'The user replied: 88213'
+    """
+
+    def ask_user(question: str) -> str:
+        """Ask the user for something only they know (which order, which option they want).
+        Returns their reply. Example input: Which order number do you mean?
+        """
+        if answer is None:
+            raise HandOver(f"the model needs the user to answer: {question.strip()}")
+        return f"The user replied: {answer(question)}"
+
+    def hand_over(reason: str) -> str:
+        """Hand the case to a person when you cannot or should not finish it yourself (a refund
+        you may not grant, missing access, an unhappy customer). Example input: refund of 480 INR
+        needs a manager's approval
+        """
+        raise HandOver(f"the model handed over: {reason.strip()}")
+
+    return [ask_user, hand_over]
