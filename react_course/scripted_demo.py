@@ -49,7 +49,7 @@ def respond(request: ChatRequest) -> ChatTurn:
     if plan is None:
         return _say(request, "I have no plan for this question.", NO_PLAN)
     moves = _next_moves(plan, request)
-    if request.tool_choice == "none" or not moves:
+    if request.tool_choice == "none" or not request.tools or not moves:
         if any(not _met(need, request) for need in plan.needs):
             return _say(request, "I could not find what I needed.", GAVE_UP)
         return _say(request, "I now know the answer.", plan.answer)
@@ -79,7 +79,8 @@ def _today(request: ChatRequest) -> ChatTurn:
     dates = [r for r in request.tool_results if r.startswith("Today is")]
     if dates:
         return _say(request, "The clock told me the date.", dates[-1])
-    if request.tool_choice == "none" or any(c.name == "today" for c in request.previous_calls):
+    if request.tool_choice == "none" or not request.tools or any(
+            c.name == "today" for c in request.previous_calls):
         return _say(request, "I could not read the date.", "I could not find out today's date.")
     return _calls(request, [TODAY_MOVE])
 

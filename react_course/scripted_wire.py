@@ -120,6 +120,9 @@ class Limits:
     schema: dict | None = None  # a JSON schema for the answer; {} for any JSON object
 
 
+DROPPED = "(The scripted turn held only tool calls, which this request does not allow.)"
+
+
 @dataclass(frozen=True)
 class Shaped:
     turn: ChatTurn
@@ -141,6 +144,8 @@ def constrain(turn: ChatTurn, limits: Limits) -> Shaped:
     if not limits.parallel:
         calls = calls[:1]
     text = turn.text
+    if turn.calls and not calls and not text:
+        text = DROPPED
     if limits.schema is not None and not calls:
         text = as_json(text, limits.schema)
     cut = cut_at_stop(text, list(limits.stop)) if limits.stop else text

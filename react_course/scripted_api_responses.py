@@ -1,0 +1,298 @@
+"""The Responses protocol (``POST /v1/responses``) for the scripted server.
+
+A Responses conversation is a list of *items*: messages, ``function_call``
+items (the model's tool calls, each with a ``call_id``), ``function_call_output``
+items (the program's results, linked by that ``call_id``) and ``reasoning``
+items (the model's hidden thinking). As the real API does when it keeps no
+state (``store=false``), the server answers 400 when a request passes back a
+``function_call`` without the reasoning item that came before it: a loop that
+drops reasoning items between calls fails loudly here, not subtly later.
+``previous_response_id`` continues from a response the server kept in memory.
+
+What it leaves out: built-in tools (web search, files), background mode,
+conversations, and encrypted reasoning that means anything.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from .scripted_chat import ChatRequest, content_text
+from .scripted_wire import (
+    APIError,
+    Limits,
+    Shaped,
+    constrain,
+    count,
+    field_of,
+    input_tokens,
+    output_tokens,
+    unknown,
+    wrong_type,
+)
+
+KNOWN = {"model", "input", "instructions", "tools", "tool_choice", "parallel_tool_calls",
+         "max_output_tokens", "temperature", "top_p", "stream", "store", "include", "text", "reasoning",
+         "metadata", "previous_response_id", "truncation", "user", "service_tier", "prompt_cache_key",
+         "safety_identifier", "max_tool_calls", "stream_options", "background"}
+ROLES = ("user", "assistant", "system", "developer")
+
+
+def create_response(body: dict[str, Any], server: Any) -> dict[str, Any] | Iterator[dict[str, Any]]:
+    """Answer one request: the response object, or an iterator of stream events."""
+    for key in body:
+        if key not in KNOWN:
+            raise unknown(key)
+    field_of(body, "model", str, "", required=True)
+    items = history(body, server) + read_input(body)
+    check_links(items, server)
+    tools = [read_tool(t, f"tools[{i}]") for i, t in enumerate(field_of(body, "tools", list, "") or [])]
+    request = ChatRequest("responses", to_messages(body, items), tools, read_choice(body, tools),
+                          field_of(body, "parallel_tool_calls", bool, "", default=True), body)
+    limits = Limits(tuple(t["name"] for t in tools), request.tool_choice, request.parallel_tool_calls,
+                    (), read_max_tokens(body), read_format(body))
+    shaped = constrain(server.model(request), limits)
+    response = build(shaped, request, items, server)
+    if body.get("stream"):
+        return events(response)
+    return response
+
+
+def retrieve(response_id: str, server: Any) -> dict[str, Any]:
+    with server.lock:
+        kept = server.responses.get(response_id)
+    if kept is None:
+        raise APIError(404, f"Response with id '{response_id}' not found.", "response_id", None)
+    return kept["response"]
+
+
+def history(body: dict, server: Any) -> list[dict[str, Any]]:
+    """The items of the conversation so far, when the request continues a kept response."""
+    previous = field_of(body, "previous_response_id", str, "")
+    if previous is None:
+        return []
+    with server.lock:
+        kept = server.responses.get(previous)
+    if kept is None:
+        raise APIError(404, f"Previous response with id '{previous}' not found.", "previous_response_id",
+                       "previous_response_not_found")
+    return list(kept["items"])
+
+
+def read_input(body: dict) -> list[dict[str, Any]]:
+    given = field_of(body, "input", (str, list), "", required="previous_response_id" not in body)
+    if given is None:
+        return []
+    if isinstance(given, str):
+        return [{"type": "message", "role": "user", "content": given}]
+    for i, item in enumerate(given):
+        check_item(item, f"input[{i}]")
+    return list(given)
+
+
+def check_item(item: Any, where: str) -> None:
+    if not isinstance(item, dict):
+        raise wrong_type(where, "an object", item)
+    kind = field_of(item, "type", str, where, required="role" not in item, default="message")
+    if kind == "message":
+        role = field_of(item, "role", str, where, required=True)
+        if role not in ROLES:
+            raise APIError(400, f"Invalid value: '{role}'. Supported values are: " + ", ".join(
+                f"'{r}'" for r in ROLES) + ".", f"{where}.role", "invalid_value")
+        field_of(item, "content", (str, list), where, required=True)
+    elif kind == "function_call":
+        for key in ("call_id", "name", "arguments"):
+            field_of(item, key, str, where, required=True)
+    elif kind == "function_call_output":
+        field_of(item, "call_id", str, where, required=True)
+        field_of(item, "output", (str, list), where, required=True)
+    elif kind == "reasoning":
+        field_of(item, "id", str, where, required=True)
+        field_of(item, "summary", list, where, required=True)
+    else:
+        raise APIError(400, f"Invalid value: '{kind}'. Supported values are: 'message', 'function_call', "
+                       "'function_call_output' and 'reasoning'.", f"{where}.type", "invalid_value")
+
+
+def check_links(items: list[dict], server: Any) -> None:
+    """Outputs answer known calls, calls have outputs, and calls bring back their reasoning item."""
+    calls = {i["call_id"]: i for i in items if i.get("type") == "function_call"}
+    answered = {i["call_id"] for i in items if i.get("type") == "function_call_output"}
+    reasoning = {i["id"] for i in items if i.get("type") == "reasoning"}
+    for call_id in answered - set(calls):
+        raise APIError(400, f"No tool call found for function call output with call_id {call_id}.", "input")
+    for call_id, call in calls.items():
+        if call_id not in answered:
+            raise APIError(400, f"No tool output found for function call {call_id}.", "input")
+        with server.lock:
+            needed = server.reasoning_of.get(call_id)
+        if needed and needed not in reasoning:
+            raise APIError(400, f"Item '{call.get('id') or call_id}' of type 'function_call' was provided "
+                           f"without its required 'reasoning' item: '{needed}'.", "input")
+
+
+def to_messages(body: dict, items: list[dict]) -> list[dict[str, Any]]:
+    """The conversation as Chat Completions-style messages, for the model."""
+    instructions = field_of(body, "instructions", str, "")
+    messages: list[dict[str, Any]] = [{"role": "system", "content": instructions}] if instructions else []
+    for item in items:
+        kind = item.get("type", "message")
+        if kind == "message":
+            messages.append({"role": item["role"], "content": content_text(item["content"])})
+        elif kind == "function_call":
+            call = {"id": item["call_id"], "type": "function",
+                    "function": {"name": item["name"], "arguments": item["arguments"]}}
+            last = messages[-1] if messages else {}
+            if last.get("role") == "assistant" and "tool_calls" in last:
+                last["tool_calls"].append(call)
+            else:
+                messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
+        elif kind == "function_call_output":
+            output = item["output"]
+            messages.append({"role": "tool", "tool_call_id": item["call_id"],
+                             "content": output if isinstance(output, str) else content_text(output)})
+    return messages
+
+
+def read_tool(tool: Any, where: str) -> dict[str, Any]:
+    """A function tool, with ``name`` and ``parameters`` at the top level (not under ``function``)."""
+    if not isinstance(tool, dict):
+        raise wrong_type(where, "an object", tool)
+    kind = field_of(tool, "type", str, where, required=True)
+    if kind != "function":
+        raise APIError(400, f"Invalid value: '{kind}'. The scripted server supports 'function' tools only.",
+                       f"{where}.type", "invalid_value")
+    name = field_of(tool, "name", str, where, required=True)
+    if not re.match(r"^[A-Za-z0-9_-]{1,64}$", name):
+        raise APIError(400, f"Invalid '{where}.name': string does not match pattern. Expected a string "
+                       "that matches the pattern '^[a-zA-Z0-9_-]+$'.", f"{where}.name", "invalid_value")
+    return {"name": name, "description": field_of(tool, "description", str, where, default=""),
+            "parameters": field_of(tool, "parameters", dict, where, default={})}
+
+
+def read_choice(body: dict, tools: list[dict]) -> str:
+    choice = field_of(body, "tool_choice", (str, dict), "")
+    if choice is None or choice == "auto":
+        return "auto"
+    if isinstance(choice, str):
+        if choice not in ("none", "required"):
+            raise APIError(400, f"Invalid value: '{choice}'. Supported values are: 'none', 'auto', and "
+                           "'required'.", "tool_choice", "invalid_value")
+        return choice
+    name = field_of(choice, "name", str, "tool_choice", required=True)
+    if name not in {t["name"] for t in tools}:
+        raise APIError(400, f"Tool choice '{name}' not found in 'tools' parameter.", "tool_choice")
+    return name
+
+
+def read_max_tokens(body: dict) -> int | None:
+    limit = field_of(body, "max_output_tokens", int, "")
+    if limit is not None and limit < 16:
+        raise APIError(400, f"Invalid 'max_output_tokens': integer below minimum value. Expected a value "
+                       f">= 16, but got {limit} instead.", "max_output_tokens", "integer_below_min_value")
+    temperature = field_of(body, "temperature", (int, float), "")
+    if temperature is not None and not 0 <= temperature <= 2:
+        raise APIError(400, f"Invalid 'temperature': expected a value from 0 to 2, got {temperature}.",
+                       "temperature", "invalid_value")
+    for key in ("stream", "store"):
+        field_of(body, key, bool, "")
+    return limit
+
+
+def read_format(body: dict) -> dict | None:
+    text = field_of(body, "text", dict, "") or {}
+    fmt = field_of(text, "format", dict, "text")
+    if fmt is None:
+        return None
+    kind = field_of(fmt, "type", str, "text.format", required=True)
+    if kind == "json_schema":
+        field_of(fmt, "name", str, "text.format", required=True)
+        return field_of(fmt, "schema", dict, "text.format", required=True)
+    return {} if kind == "json_object" else None
+
+
+def build(shaped: Shaped, request: ChatRequest, items: list[dict], server: Any) -> dict[str, Any]:
+    """The response object; kept in memory (unless ``store`` is false) for ``previous_response_id``."""
+    turn, body, ids = shaped.turn, request.body, server.ids
+    output: list[dict[str, Any]] = []
+    reasoning_id = None
+    if turn.calls or turn.reasoning:
+        reasoning_id = ids.new("rs")
+        summary = [{"type": "summary_text", "text": turn.reasoning}] if turn.reasoning else []
+        output.append({"id": reasoning_id, "type": "reasoning", "summary": summary})
+        if "reasoning.encrypted_content" in (body.get("include") or ()):
+            output[-1]["encrypted_content"] = "scripted:" + reasoning_id
+    if turn.text:
+        output.append({"id": ids.new("msg"), "type": "message", "role": "assistant", "status": "completed",
+                       "content": [{"type": "output_text", "text": turn.text, "annotations": [],
+                                    "logprobs": []}]})
+    for call in turn.calls:
+        call_id = ids.new("call")
+        output.append({"id": ids.new("fc"), "type": "function_call", "call_id": call_id, "name": call.name,
+                       "arguments": call.arguments_json, "status": "completed"})
+        with server.lock:
+            server.reasoning_of[call_id] = reasoning_id
+    prompt = input_tokens(request.messages, request.tools)
+    out = output_tokens(turn)
+    response = {
+        "id": ids.new("resp"), "object": "response", "created_at": int(time.time()),
+        "status": "incomplete" if shaped.truncated else "completed", "error": None,
+        "incomplete_details": {"reason": "max_output_tokens"} if shaped.truncated else None,
+        "instructions": body.get("instructions"), "max_output_tokens": body.get("max_output_tokens"),
+        "model": body["model"], "output": output, "parallel_tool_calls": request.parallel_tool_calls,
+        "previous_response_id": body.get("previous_response_id"), "store": body.get("store", True),
+        "temperature": body.get("temperature", 1.0), "top_p": body.get("top_p", 1.0),
+        "text": body.get("text") or {"format": {"type": "text"}},
+        "tool_choice": body.get("tool_choice", "auto"), "tools": body.get("tools") or [],
+        "truncation": "disabled", "metadata": body.get("metadata") or {},
+        "reasoning": {"effort": None, "summary": None},
+        "usage": {"input_tokens": prompt, "input_tokens_details": {"cached_tokens": 0},
+                  "output_tokens": out, "output_tokens_details": {"reasoning_tokens": count(turn.reasoning)},
+                  "total_tokens": prompt + out},
+    }
+    if body.get("store", True) is not False:
+        kept = list(items) + [{k: v for k, v in o.items() if k != "status"} for o in output]
+        with server.lock:
+            server.responses[response["id"]] = {"items": kept, "response": response}
+    return response
+
+
+def events(response: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The response as Responses stream events, each with its ``type`` and ``sequence_number``."""
+    number = iter(range(1_000_000))
+    start = {**response, "status": "in_progress", "output": [], "usage": None}
+    yield {"type": "response.created", "sequence_number": next(number), "response": start}
+    yield {"type": "response.in_progress", "sequence_number": next(number), "response": start}
+    for index, item in enumerate(response["output"]):
+        for event in item_events(index, item):
+            yield {**event, "sequence_number": next(number)}
+    final = "response.incomplete" if response["status"] == "incomplete" else "response.completed"
+    yield {"type": final, "sequence_number": next(number), "response": response}
+
+
+def item_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    where = {"output_index": index, "item_id": item["id"]}
+    if item["type"] == "message":
+        text = item["content"][0]["text"]
+        yield {"type": "response.output_item.added", "output_index": index,
+               "item": {**item, "status": "in_progress", "content": []}}
+        part = {"type": "output_text", "text": "", "annotations": [], "logprobs": []}
+        yield {"type": "response.content_part.added", **where, "content_index": 0, "part": part}
+        for piece in re.findall(r"\s*\S+", text):
+            yield {"type": "response.output_text.delta", **where, "content_index": 0, "delta": piece,
+                   "logprobs": []}
+        yield {"type": "response.output_text.done", **where, "content_index": 0, "text": text, "logprobs": []}
+        yield {"type": "response.content_part.done", **where, "content_index": 0, "part": item["content"][0]}
+    elif item["type"] == "function_call":
+        yield {"type": "response.output_item.added", "output_index": index,
+               "item": {**item, "arguments": "", "status": "in_progress"}}
+        for piece in re.findall(r".{1,12}", item["arguments"], re.DOTALL):
+            yield {"type": "response.function_call_arguments.delta", **where, "delta": piece}
+        yield {"type": "response.function_call_arguments.done", **where, "arguments": item["arguments"],
+               "name": item["name"]}
+    else:
+        yield {"type": "response.output_item.added", "output_index": index, "item": item}
+    yield {"type": "response.output_item.done", "output_index": index, "item": item}
