@@ -31,7 +31,7 @@ _MIN_SECRET = 8  # shorter "keys" (such as "ollama") are placeholders, not secre
 _TOKEN = r"[^\s\"',;}\]]+"
 _PATTERNS = (
     (re.compile(rf"(?i)\b(bearer\s+){_TOKEN}"), r"\1[redacted]"),
-    (re.compile(rf"(?i)(api[-_]?key[\"']?\s*[:=]\s*[\"']?){_TOKEN}"), r"\1[redacted]"),
+    (re.compile(r"(?i)(api[-_]?key[\"']?\s*[:=]\s*[\"']?)[\w.\-]{6,}"), r"\1[redacted]"),
     (re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}"), "sk-[redacted]"),
     (re.compile(r"(?i)\b(https?://)[^/\s:@]+:[^/\s@]+@"), r"\1[redacted]@"),
 )

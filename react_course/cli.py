@@ -1,10 +1,6 @@
 """The ``react-course`` command. Thin: each verb calls one library function.
 
-    react-course run "How much taller is the Eiffel Tower than the Statue of Liberty?"
-    react-course run --list
-    react-course doctor [--ping]
-    react-course build-exercises [--check]
-    react-course execute notebooks/03_parsing_and_stops.ipynb   (maintainers)
+What it leaves out: anything a notebook does better (exercises, plots).
 """
 
 from __future__ import annotations
@@ -13,25 +9,49 @@ import argparse
 import datetime as dt
 import sys
 from collections.abc import Sequence
+from typing import Any
+
+USAGE = """\
+Run the course's ReAct agent from a terminal, and check this machine is ready for the course.
+
+commands:
+  react-course run "QUESTION"       answer a question, printing each step as it completes
+  react-course run --list           the worked examples the scripted model can answer
+  react-course doctor [--ping]      check the set-up (--ping: also ask the real model once)
+  react-course doctor --full        ... and run lesson 00 in the course's kernel
+  react-course build-exercises      instructors: write exercises/ from solutions/
+
+The model is the scripted one unless REACT_COURSE_MODEL names a real one (see the README,
+"Using a real model"). Each command has its own --help, e.g. react-course run --help.
+"""
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="react-course", description=__doc__.splitlines()[0])
-    verbs = parser.add_subparsers(dest="verb", required=True)
+    parser = argparse.ArgumentParser(prog="react-course", description=USAGE,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    verbs = parser.add_subparsers(dest="verb", required=True, metavar="COMMAND",
+                                  title="all commands (details: react-course COMMAND --help)")
 
     run = verbs.add_parser("run", help="answer a question with the ReAct loop and print the trace")
     run.add_argument("question", nargs="?", help="the question (see --list)")
-    run.add_argument("--model", help="scripted (default), openai:MODEL, ollama:MODEL or "
-                                     "openai-compatible:URL:MODEL; default: $REACT_COURSE_MODEL")
+    run.add_argument("--model", help="scripted (default), openai:MODEL, ollama:MODEL, "
+                                     "openai-compatible:URL:MODEL or openai-compatible-"
+                                     "completions:URL:MODEL; default: $REACT_COURSE_MODEL")
     run.add_argument("--max-steps", type=_steps, default=8, help="model calls before the forced answer")
+    run.add_argument("--max-seconds", type=_seconds, default=None,
+                     help="wall-clock limit for the whole run, model calls included (default 300)")
     run.add_argument("--authors", action="store_true", help="mark model- and program-written lines")
     run.add_argument("--date", type=dt.date.fromisoformat, help="fix the clock tool's date")
     run.add_argument("--list", action="store_true", help="list the worked examples and exit")
 
     doctor = verbs.add_parser("doctor", help="check this machine is ready for the course")
-    doctor.add_argument("--ping", action="store_true", help="also send one request to a real model")
+    doctor.add_argument("--ping", action="store_true",
+                        help="also send one request to the configured real model (at most 25 s)")
+    doctor.add_argument("--full", action="store_true",
+                        help="also start the course kernel and run lesson 00 headless")
+    doctor.add_argument("--json", action="store_true", help="print one JSON report (for instructors)")
 
-    build = verbs.add_parser("build-exercises", help="write exercises/ from solutions/")
+    build = verbs.add_parser("build-exercises", help="instructors: write exercises/ from solutions/")
     build.add_argument("--solutions", default="solutions")
     build.add_argument("--exercises", default="exercises")
     build.add_argument("--check", action="store_true", help="fail if exercises/ is out of date")
@@ -49,39 +69,94 @@ def _steps(text: str) -> int:
     return int(text)
 
 
-def cmd_run(args: argparse.Namespace) -> int:
-    from .demo import WORKED_EXAMPLES, demo_model
-    from .loop import run_react
-    from .providers import ModelConfigError, parse_model_spec, real_model
-    from .tools import default_tools
+def _seconds(text: str) -> float:
+    """A time limit from the command line: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
 
-    if args.list or not args.question:
-        print("Worked examples the scripted model can answer:")
-        print("\n".join(f"  {q}" for q in WORKED_EXAMPLES))
-        return 0 if args.list else 2
+
+def _error(message: object) -> int:
+    from .api_errors import redact
+
+    print(f"react-course: {redact(message)}", file=sys.stderr)
+    return 2
+
+
+class _LivePrinter:
+    """Prints each step's lines as the step completes, then the rest of the trace at the end."""
+
+    def __init__(self, question: str, authors: bool) -> None:
+        self.question, self.authors = question, authors
+        self.steps: list[Any] = []
+        self.printed = 0
+
+    def _emit(self, lines: list[str]) -> None:
+        from .api_errors import redact
+
+        for line in lines[self.printed:]:
+            print(redact(line), flush=True)
+        self.printed = max(self.printed, len(lines))
+
+    def on_step(self, step: Any) -> None:
+        try:
+            from .record import RunResult
+        except ImportError:  # before the run record had its own module
+            from .loop import RunResult
+
+        self.steps.append(step)
+        partial = RunResult(self.question, "", "", list(self.steps))
+        lines = partial.render(authors=self.authors).splitlines()
+        ended = next((i for i, line in enumerate(lines) if "[ended: " in line), len(lines))
+        self._emit(lines[:ended])
+
+    def finish(self, result: Any) -> None:
+        self._emit(result.render(authors=self.authors).splitlines())
+
+
+def cmd_run(args: argparse.Namespace) -> int:
     import os
 
+    from .demo import WORKED_EXAMPLES, demo_model
+    from .errors import ReactCourseError
+    from .loop import run_react
+    from .providers import parse_model_spec, real_model
+    from .tools import default_tools
+
+    if args.list:
+        print("Worked examples the scripted model can answer:")
+        print("\n".join(f"  {q}" for q in WORKED_EXAMPLES))
+        return 0
+    question = (args.question or "").strip()
+    if not question:
+        return _error('run needs a question, e.g. react-course run "What do 3 notebooks and 2 '
+                      'pens cost?" (react-course run --list shows the worked examples)')
     try:
         spec = parse_model_spec(args.model or os.environ.get("REACT_COURSE_MODEL"))
-    except ModelConfigError as error:
-        print(f"react-course: {error}", file=sys.stderr)
-        return 2
-    model = demo_model() if spec.kind == "scripted" else real_model(spec)
-    try:
-        result = run_react(args.question, model, default_tools(args.date), max_steps=args.max_steps)
-    except ModelConfigError as error:
-        print(f"react-course: {error}", file=sys.stderr)
-        return 2
-    print(result.render(authors=args.authors))
+        model = demo_model() if spec.kind == "scripted" else real_model(spec)
+        live = _LivePrinter(question, args.authors)
+        limits = {} if args.max_seconds is None else {"max_seconds": args.max_seconds}
+        result = run_react(question, model, default_tools(args.date), max_steps=args.max_steps,
+                           on_step=live.on_step, **limits)
+    except ReactCourseError as error:  # a bad setting before anything worked
+        return _error(error)
+    live.finish(result)
     print(f"\nAnswer: {result.answer}" if result.succeeded else "")
     return 0 if result.succeeded else 1
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from .doctor import diagnose, report
+    from .doctor import diagnose, report, report_json
+    from .doctor_model import announce
 
-    findings = diagnose(ping=args.ping)
-    print(report(findings))
+    if args.ping and not args.json and announce():
+        print(announce(), flush=True)
+    findings = diagnose(ping=args.ping, full=args.full)
+    print(report_json(findings, args.ping) if args.json else report(findings, args.ping))
     return 0 if all(f.ok for f in findings) else 1
 
 

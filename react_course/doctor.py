@@ -1,107 +1,232 @@
 """``react-course doctor``: is this machine ready for the course? Says what to fix.
 
-Each check returns a ``Finding``; nothing here changes the machine. Run it at
-the start of a workshop on every laptop in the room.
+Each check returns a ``Finding`` (ok, warn, fix, or skip); nothing here changes
+the machine. Run it at the start of a workshop on every laptop in the room;
+``--json`` prints a report an instructor can collect, ``--full`` also starts
+the course's kernel and runs lesson 00 headless, and ``--ping`` sends one
+request to the real model (``doctor_model.py``).
+
+What it leaves out: repairs (``python3 course.py open`` makes them) and any
+check that needs the network, except ``--ping`` to the configured model.
 """
 
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import os
+import platform
 import sys
-from dataclasses import dataclass
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .providers import ENV_VAR, ModelConfigError, parse_model_spec
-
 KERNEL_NAME = "react-course"
-PACKAGES = ("jupyterlab", "ipykernel", "ipywidgets", "nbval", "nbclient", "openai", "matplotlib")
+KERNEL_DISPLAY_NAME = "Python (react-course)"
+DISTRIBUTION = "react-course"
+PACKAGES = ("jupyterlab", "ipykernel", "ipywidgets", "nbclient", "openai", "matplotlib")
+FIRST_LESSON = "notebooks/00_start_here.ipynb"
+MARKS = {"ok": "ok  ", "warn": "warn", "fix": "FIX ", "skip": "--  "}
 
 
 @dataclass(frozen=True)
 class Finding:
     name: str
-    ok: bool
+    status: str  # ok, warn (works, but look), fix (will not work), skip (not checked)
     detail: str
     fix: str = ""
 
+    @property
+    def ok(self) -> bool:
+        return self.status != "fix"
+
     def line(self) -> str:
-        mark = "ok  " if self.ok else "FIX "
-        text = f"[{mark}] {self.name}: {self.detail}"
-        return text + (f"\n       -> {self.fix}" if self.fix and not self.ok else "")
+        text = f"[{MARKS[self.status]}] {self.name}: {self.detail}"
+        return text + (f"\n       -> {self.fix}" if self.fix and self.status in ("fix", "warn") else "")
+
+
+def kernel_command(python: str = sys.executable) -> str:
+    """The command that (re-)registers the kernel the notebooks ask for, by name and display name."""
+    return (f'"{python}" -m ipykernel install --sys-prefix --name {KERNEL_NAME} '
+            f'--display-name "{KERNEL_DISPLAY_NAME}"')
+
+
+def _install() -> importlib.metadata.Distribution | None:
+    """The installed course (the one with an install record, not a stray egg-info in this folder)."""
+    found = list(importlib.metadata.distributions(name=DISTRIBUTION))
+    recorded = [d for d in found if d.read_text("direct_url.json")]
+    return (recorded or found or [None])[0]
+
+
+def supported_pythons() -> str:
+    """The Requires-Python range of the installed course (pyproject.toml states it once)."""
+    install = _install()
+    return (install.metadata.get("Requires-Python") if install else None) or ">=3.11"
 
 
 def check_python() -> Finding:
-    version = ".".join(map(str, sys.version_info[:3]))
-    ok = sys.version_info >= (3, 11)
-    return Finding("Python", ok, version, "Install Python 3.11 or newer, then run the set-up again.")
+    version = platform.python_version()
+    wanted = supported_pythons()
+    try:
+        from packaging.specifiers import SpecifierSet
+
+        ok = version in SpecifierSet(wanted)
+    except ImportError:  # packaging comes with Jupyter; without it, only the old rule
+        ok = sys.version_info >= (3, 11)
+    return Finding("Python", "ok" if ok else "fix", f"{version} (supported: {wanted})",
+                   f"Install a Python in the range {wanted} (python.org, or your system's "
+                   "packages), then run: python3 course.py open")
 
 
 def check_packages() -> list[Finding]:
     findings = []
     for name in PACKAGES:
         try:
-            findings.append(Finding(name, True, importlib.metadata.version(name)))
+            findings.append(Finding(name, "ok", importlib.metadata.version(name)))
         except importlib.metadata.PackageNotFoundError:
-            findings.append(Finding(name, False, "not installed",
+            findings.append(Finding(name, "fix", "not installed",
                                     "Run the README's set-up command: python3 course.py open"))
     return findings
 
 
+def course_folder() -> Path | None:
+    """The folder whose notebooks/ the student opens: beside the imported package, or here."""
+    for folder in (Path(__file__).resolve().parents[1], Path.cwd()):
+        if (folder / FIRST_LESSON).exists():
+            return folder
+    return None
+
+
+def installed_from() -> Path | None:
+    """The folder the editable install points at (None when not an editable install)."""
+    install = _install()
+    record = json.loads((install.read_text("direct_url.json") if install else None) or "{}")
+    url = record.get("url", "")
+    if not url.startswith("file:"):
+        return None
+    from urllib.parse import unquote, urlparse
+
+    path = unquote(urlparse(url).path)
+    return Path(path[1:] if os.name == "nt" and path[:1] == "/" else path)
+
+
+def check_folder() -> Finding:
+    here, there = course_folder(), installed_from()
+    if here is None:
+        return Finding("course folder", "warn", f"no {FIRST_LESSON} beside the package or here",
+                       "Run doctor from the course folder (the one with notebooks/).")
+    if there is None or _same(here, there):
+        return Finding("course folder", "ok", f"{here.name}/ (the install points here)")
+    return Finding("course folder", "fix",
+                   f"the install points at {there}, but the notebooks are in {here} "
+                   "(the folder was moved or copied after set-up)",
+                   "In the folder you use now, run: python3 course.py open (it re-installs).")
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
+
+
 def check_kernel() -> Finding:
+    name = f"Jupyter kernel {KERNEL_NAME!r}"
     try:
         from jupyter_client.kernelspec import KernelSpecManager
 
         spec = KernelSpecManager().get_kernel_spec(KERNEL_NAME)
     except Exception:
-        return Finding(f"Jupyter kernel {KERNEL_NAME!r}", False, "not registered",
-                       f"{sys.executable} -m ipykernel install --sys-prefix --name {KERNEL_NAME}")
+        return Finding(name, "fix", "not registered", kernel_command())
     python = Path(spec.argv[0])
-    ok = python.exists()
-    return Finding(f"Jupyter kernel {KERNEL_NAME!r}", ok, f"runs {python.name} in its environment",
-                   f"Re-register it: {sys.executable} -m ipykernel install --sys-prefix "
-                   f"--name {KERNEL_NAME}")
+    if not python.exists():
+        return Finding(name, "fix", f"its Python {python} no longer exists (a moved folder?)",
+                       f"Re-register it: {kernel_command()}")
+    if not _same(python.parent.parent, Path(sys.prefix)):
+        return Finding(name, "warn", f"runs {python}, not this environment's Python",
+                       f"To use this environment: {kernel_command()}")
+    return Finding(name, "ok", f"runs this environment's {python.name}, shown as "
+                               f"{spec.display_name!r}")
 
 
-def check_model() -> Finding:
-    setting = os.environ.get(ENV_VAR, "")
+@contextmanager
+def _scripted_model() -> Iterator[None]:
+    """Lesson 00 runs on the scripted model here: the check is of the machine, not the model."""
+    saved = os.environ.pop("REACT_COURSE_MODEL", None)
     try:
-        spec = parse_model_spec(setting)
-    except ModelConfigError as error:
-        return Finding("model", False, str(error), f"Fix or unset {ENV_VAR}.")
-    if spec.kind == "scripted":
-        return Finding("model", True, "scripted (offline, free, deterministic)")
-    key_needed = spec.kind == "openai" and not os.environ.get("OPENAI_BASE_URL")
-    has_key = bool(os.environ.get("OPENAI_API_KEY"))
-    key = "OPENAI_API_KEY is set (hidden)" if has_key else "OPENAI_API_KEY is not set"
-    ok = has_key or not key_needed
-    return Finding("model", ok, f"{spec}; {key}",
-                   "export OPENAI_API_KEY=... in the shell that starts Jupyter (never in a cell).")
+        yield
+    finally:
+        if saved is not None:
+            os.environ["REACT_COURSE_MODEL"] = saved
 
 
-def ping_model() -> Finding:
-    """One tiny request to the configured real model."""
-    from .providers import course_model
+def check_lesson(timeout: int = 120) -> Finding:
+    """Start the course kernel and run lesson 00 to its end, headless (``--full``)."""
+    name = "lesson 00 in the course kernel"
+    folder = course_folder()
+    if folder is None:
+        return Finding(name, "skip", f"{FIRST_LESSON} not found")
+    from .authoring import execute_notebook
 
-    spec = parse_model_spec(os.environ.get(ENV_VAR))
-    if spec.kind == "scripted":
-        return Finding("model answers", True, "scripted model, nothing to ping")
+    began = time.monotonic()
     try:
-        reply = course_model()("Reply with the single word: ready", None)
+        with _scripted_model():
+            execute_notebook(folder / FIRST_LESSON, timeout=timeout, save=False)
     except Exception as error:
-        return Finding("model answers", False, f"{type(error).__name__}: {str(error)[:200]}",
-                       "Check the server is running, the base URL and the model name.")
-    return Finding("model answers", True, f"replied {reply.strip()[:40]!r}")
+        first = (str(error).strip().splitlines() or [""])[-1][:200]
+        return Finding(name, "fix", f"{type(error).__name__}: {first}",
+                       f"Re-register the kernel ({kernel_command()}), or run: python3 course.py open")
+    return Finding(name, "ok", f"ran to its end in {time.monotonic() - began:.0f} s "
+                               "(scripted model)")
 
 
-def diagnose(ping: bool = False) -> list[Finding]:
-    findings = [check_python(), *check_packages(), check_kernel(), check_model()]
-    return [*findings, ping_model()] if ping else findings
+def diagnose(ping: bool = False, full: bool = False) -> list[Finding]:
+    from .doctor_model import check_model, ping_model
+
+    findings = [check_python(), *check_packages(), check_folder(), check_kernel(), check_model()]
+    if full:
+        findings.append(check_lesson())
+    if ping:
+        findings += ping_model()
+    return findings
 
 
-def report(findings: list[Finding]) -> str:
-    lines = [f.line() for f in findings]
-    problems = sum(not f.ok for f in findings)
-    lines.append("All good: open notebooks/00_start_here.ipynb." if not problems
-                 else f"{problems} thing(s) to fix, listed above.")
-    return "\n".join(lines)
+def summary(findings: list[Finding], pinged: bool = False) -> str:
+    from .doctor_model import untested_model
+
+    problems = sum(f.status == "fix" for f in findings)
+    warnings = sum(f.status == "warn" for f in findings)
+    if problems:
+        return f"{problems} thing(s) to fix, listed above."
+    untested = None if pinged else untested_model()
+    if untested:
+        return (f"The set-up is ready, but the model at {untested} was not contacted: "
+                "run react-course doctor --ping to try it.")
+    if warnings:
+        return f"Ready, with {warnings} warning(s) above: open {FIRST_LESSON}."
+    return f"All good: open {FIRST_LESSON}."
+
+
+def report(findings: list[Finding], pinged: bool = False) -> str:
+    from .api_errors import redact
+
+    return redact("\n".join([*(f.line() for f in findings), summary(findings, pinged)]))
+
+
+def report_json(findings: list[Finding], pinged: bool = False) -> str:
+    """One JSON object per machine: what an instructor collects from the room."""
+    from . import __version__
+    from .api_errors import redact
+
+    data = {
+        "ok": all(f.ok for f in findings),
+        "summary": summary(findings, pinged),
+        "course_version": __version__,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "findings": [asdict(f) for f in findings],
+    }
+    return redact(json.dumps(data, indent=2))

@@ -32,7 +32,49 @@ def test_run_authors_and_step_limit(capsys: pytest.CaptureFixture[str]) -> None:
 def test_run_list_and_missing_question(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "--list"]) == 0
     assert "What do 3 notebooks and 2 pens cost?" in capsys.readouterr().out
-    assert main(["run"]) == 2
+    for missing in ([], [""], ["   "], ["\t\n"]):
+        assert main(["run", *missing]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.startswith("react-course: run needs a question, e.g. react-course run")
+        assert err.count("\n") == 1
+
+
+def test_help_shows_the_commands_not_the_module_docstring() -> None:
+    out = subprocess.run([sys.executable, "-m", "react_course", "--help"],
+                         capture_output=True, text=True).stdout
+    assert 'react-course run "QUESTION"' in out and "react-course doctor [--ping]" in out
+    assert "Thin: each verb" not in out and "leaves out" not in out
+
+
+def test_each_step_is_printed_as_it_completes(capsys, monkeypatch) -> None:
+    """When the model is called for step 2, step 1's observation is already on the screen."""
+    import react_course.demo as demo
+
+    seen_before_each_call: list[str] = []
+    scripted = demo.demo_model()
+
+    def watching(prompt: str, stop=None) -> str:
+        seen_before_each_call.append(capsys.readouterr().out)
+        return scripted(prompt, stop)
+
+    monkeypatch.setattr(demo, "demo_model", lambda: watching)
+    assert main(["run", "What do 3 notebooks and 2 pens cost?"]) == 0
+    assert seen_before_each_call[0] == ""
+    assert seen_before_each_call[1].endswith("Action Input: notebook\nObservation: A notebook costs 4.\n")
+    assert seen_before_each_call[2].startswith("Thought: A notebook costs 4. Now I need the price")
+    assert seen_before_each_call[2].endswith("Observation: A pen costs 2.\n")
+    assert seen_before_each_call[3].endswith("Observation: 16\n")
+    rest = capsys.readouterr().out
+    assert rest.startswith("Thought: I now know the answer\nFinal Answer: 3 notebooks and 2 pens")
+    assert rest.count("[ended: final_answer") == 1
+
+
+def test_max_seconds_is_a_positive_number(capsys) -> None:
+    for bad in ("0", "-3", "soon", "inf"):
+        with pytest.raises(SystemExit) as stop:
+            main(["run", "--max-seconds", bad, "q"])
+        assert stop.value.code == 2
+        assert f"expected a positive number of seconds, got '{bad}'" in capsys.readouterr().err
 
 
 def test_run_rejects_a_bad_model_setting(capsys: pytest.CaptureFixture[str]) -> None:
@@ -42,13 +84,14 @@ def test_run_rejects_a_bad_model_setting(capsys: pytest.CaptureFixture[str]) -> 
 
 def test_doctor_reports_each_check(capsys: pytest.CaptureFixture[str], monkeypatch) -> None:
     monkeypatch.setenv("REACT_COURSE_MODEL", "openai:gpt-4o-mini")
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-do-not-print")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-do-not-print-0123")
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    main(["doctor"])
+    assert main(["doctor"]) == 0
     out = capsys.readouterr().out
     assert "[ok  ] Python: 3." in out
-    assert "openai:gpt-4o-mini; OPENAI_API_KEY is set (hidden)" in out
+    assert "openai:gpt-4o-mini; calls go to https://api.openai.com/v1; OPENAI_API_KEY is set (hidden)" in out
     assert "sk-do-not-print" not in out
+    assert "All good" not in out and out.rstrip().endswith("run react-course doctor --ping to try it.")
     monkeypatch.delenv("OPENAI_API_KEY")
     assert main(["doctor"]) == 1
     assert "[FIX ] model" in capsys.readouterr().out

@@ -1,0 +1,144 @@
+"""The model part of ``react-course doctor``: the setting, and with ``--ping`` one real request.
+
+A ping says what it contacts (the effective base URL) and for how long, and
+gives up within ``PING_SECONDS``: first the server's model list (where it has
+one: is the model name listed?), then one tiny request. Each failure gets the
+advice that fits it: a missing key is not "check the server".
+
+What it leaves out: measuring speed or quality; the lessons do that.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .api_errors import redact
+from .doctor import Finding
+from .errors import ContextWindowFull, ModelConfigError, ModelError
+from .providers import ENV_VAR, ModelSpec, parse_model_spec, real_model
+
+LIST_SECONDS, REPLY_SECONDS = 5.0, 20.0
+PING_SECONDS = LIST_SECONDS + REPLY_SECONDS
+PING_PROMPT = "Reply with the single word: ready"
+
+
+def _spec() -> ModelSpec | ModelConfigError:
+    try:
+        return parse_model_spec(os.environ.get(ENV_VAR))
+    except ModelConfigError as error:
+        return error
+
+
+def _needs_key(spec: ModelSpec) -> bool:
+    return spec.kind == "openai" and not os.environ.get("OPENAI_BASE_URL")
+
+
+def check_model() -> Finding:
+    spec = _spec()
+    if isinstance(spec, ModelConfigError):
+        return Finding("model", "fix", str(spec), f"Fix or unset {ENV_VAR}.")
+    if spec.kind == "scripted":
+        return Finding("model", "ok", "scripted (offline, free, deterministic)")
+    has_key = bool(os.environ.get("OPENAI_API_KEY"))
+    key = "OPENAI_API_KEY is set (hidden)" if has_key else "OPENAI_API_KEY is not set"
+    detail = f"{spec}; calls go to {spec.url}; {key}"
+    if _needs_key(spec) and not has_key:
+        return Finding("model", "fix", detail, "export OPENAI_API_KEY=... in the shell that "
+                                               "starts Jupyter (never in a notebook cell).")
+    return Finding("model", "ok", detail)
+
+
+def untested_model() -> str | None:
+    """The URL of a configured real model (which only ``--ping`` contacts), else None."""
+    spec = _spec()
+    return None if isinstance(spec, ModelConfigError) or spec.kind == "scripted" else spec.url
+
+
+def announce() -> str:
+    """The line printed before a ping: what is contacted, and for how long at most."""
+    spec = _spec()
+    if isinstance(spec, ModelConfigError) or spec.kind == "scripted":
+        return ""
+    return (f"Contacting {spec.url} (model {spec.name!r}, {spec.endpoint} endpoint) "
+            f"for at most {PING_SECONDS:g} s...")
+
+
+def ping_model() -> list[Finding]:
+    """The model list (where the server has one), then one tiny request."""
+    spec = _spec()
+    if isinstance(spec, ModelConfigError) or spec.kind == "scripted":
+        return [Finding("model answers", "skip", "no real model configured, nothing to ping")]
+    if _needs_key(spec) and not os.environ.get("OPENAI_API_KEY"):
+        return [Finding("model answers", "skip", "not contacted: OPENAI_API_KEY is not set",
+                        "Set the key first (see the model line above).")]
+    model = real_model(spec)
+    model.timeout, model.max_retries = REPLY_SECONDS, 0
+    listed = list_models(model)
+    return [f for f in (_listed(spec, listed), *_answer(spec, model, listed)) if f]
+
+
+def list_models(model) -> list[str] | None:
+    """The model names the server lists at /models, or None when it has no such list."""
+    try:
+        page = model.client.with_options(timeout=LIST_SECONDS, max_retries=0).models.list()
+        return [str(item.id) for item in page.data]
+    except Exception:
+        return None
+
+
+def _listed(spec: ModelSpec, listed: list[str] | None) -> Finding | None:
+    if listed is None:
+        return Finding("model name", "skip", f"{spec.url} has no model list to check against")
+    if spec.name in listed:
+        return Finding("model name", "ok", f"{spec.name!r} is listed by the server")
+    return None  # said with the answer: whether the server takes the name anyway matters
+
+
+def _answer(spec: ModelSpec, model, listed: list[str] | None) -> list[Finding]:
+    name = "model answers"
+    unlisted = listed is not None and spec.name not in listed
+    try:
+        reply = model(PING_PROMPT, None).strip()
+    except ModelError as error:
+        return [Finding(name, "fix", redact(error), _advice(error, spec, listed if unlisted else None))]
+    except Exception as error:  # a bug, not the server: still one line, not a traceback
+        return [Finding(name, "fix", redact(f"{type(error).__name__}: {error}"),
+                        "Please report this, with the line above.")]
+    findings = []
+    if unlisted:
+        findings.append(Finding(
+            "model name", "warn", f"the server answered, but does not list {spec.name!r} (it "
+            f"lists {_names(listed)})", "It may serve one model whatever the name (llama.cpp "
+            f"does); other servers refuse. Use a listed name in {ENV_VAR}."))
+    if not reply:
+        findings.append(Finding(name, "warn", "the model replied with nothing",
+                                "A base model may need the completions mode (add -completions "
+                                "to the kind); a reasoning model a larger REACT_COURSE_MAX_TOKENS."))
+    else:
+        findings.append(Finding(name, "ok", redact(f"replied {reply[:40]!r}")))
+    return findings
+
+
+def _advice(error: ModelError, spec: ModelSpec, listed: list[str] | None) -> str:
+    cause = getattr(error, "cause", "other")
+    if listed is not None:
+        return f"The server lists {_names(listed)}: set {ENV_VAR} to one of them."
+    if isinstance(error, ContextWindowFull):
+        return "Even a tiny prompt does not fit: give the server a larger context size."
+    if error.status in (401, 403):
+        return "Check OPENAI_API_KEY in the shell that starts Jupyter (never in a notebook cell)."
+    if error.status == 404:
+        return f"Check the model name and that the base URL ({spec.url}) ends in /v1."
+    if cause == "timeout":
+        return (f"Nothing came back within {REPLY_SECONDS:g} s: is the server running, and still "
+                "loading the model? The lessons wait REACT_COURSE_TIMEOUT seconds per call.")
+    if cause == "connection":
+        return f"Start the model server, or correct the address {spec.url} (host, port, /v1)."
+    if cause == "protocol":
+        return f"{spec.url} is not an OpenAI-compatible API: check the base URL."
+    return "Fix what the message says, then run react-course doctor --ping again."
+
+
+def _names(listed: list[str], limit: int = 5) -> str:
+    shown = ", ".join(repr(n) for n in listed[:limit])
+    return (shown + f" and {len(listed) - limit} more") if len(listed) > limit else shown or "none"
