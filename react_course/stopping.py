@@ -180,13 +180,15 @@ def nudge_text(kind: str, history: Sequence[Call]) -> str:
 class RepeatWatch:
     """The no-progress policy: nudge once, then end the run as ``repeating``.
 
-    ``see(tool, input, observation)`` returns a nudge to append to the observation,
-    or None; a second finding raises ``LimitReached("repeating", ...)``.
+    ``see(tool, input, observation)`` returns a nudge to append to the observation the
+    first time a call makes no progress, else None. A second finding sets ``ended`` to
+    the reason (the budget then ends the run after that step is recorded).
     """
 
     def __init__(self) -> None:
         self.history: list[Call] = []
         self.nudged = False
+        self.ended: str | None = None
 
     def see(self, tool: str, text: str, observation: str) -> str | None:
         self.history.append(Call(tool, text, observation))
@@ -194,10 +196,15 @@ class RepeatWatch:
         if kind is None:
             return None
         if self.nudged:
-            raise LimitReached("repeating", f"{kind.replace('_', ' ')} again after a nudge "
-                                            f"({tool}[{text}])")
+            self.ended = f"{kind.replace('_', ' ')} again after a nudge ({tool}[{text}])"
+            return None
         self.nudged = True
         return nudge_text(kind, self.history)
+
+    def check(self) -> None:
+        """Raise ``LimitReached("repeating")`` once a finding came after the nudge."""
+        if self.ended:
+            raise LimitReached("repeating", self.ended)
 
 
 class HandOver(LimitReached):

@@ -94,6 +94,8 @@ def test_watch_nudges_once_then_ends() -> None:
     nudge = watch.see("search_flights", "Delhi Paris in May", "No flights.")
     assert nudge and "nearly the same input" in nudge and "hand over" in nudge
     assert watch.see("search_flights", "Mumbai London June", "3 flights.") is None
+    watch.check()  # one nudge does not end the run
+    assert watch.see("search_flights", "Mumbai London in June", "3 flights.") is None
     with pytest.raises(LimitReached) as ended:
-        watch.see("search_flights", "Mumbai London in June", "3 flights.")
-    assert ended.value.end_reason == "repeating"
+        watch.check()
+    assert ended.value.end_reason == "repeating" and "after a nudge" in ended.value.detail
