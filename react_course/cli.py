@@ -59,6 +59,11 @@ def build_parser() -> argparse.ArgumentParser:
     execute = verbs.add_parser("execute", help="maintainers: re-run lessons in a fresh kernel and "
                                                 "save their outputs")
     execute.add_argument("notebooks", nargs="+")
+
+    serve = verbs.add_parser("serve-model", help="workshops: serve the scripted chat model over the "
+                                                 "OpenAI API, for any OpenAI-compatible client")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (0.0.0.0: the whole room)")
+    serve.add_argument("--port", type=int, default=8000, help="port (0: any free one)")
     return parser
 
 
@@ -184,8 +189,15 @@ def cmd_execute(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve_model(args: argparse.Namespace) -> int:
+    from .scripted_api import serve_forever
+
+    serve_forever(args.host, args.port)
+    return 0
+
+
 COMMANDS = {"run": cmd_run, "doctor": cmd_doctor, "build-exercises": cmd_build_exercises,
-            "execute": cmd_execute}
+            "execute": cmd_execute, "serve-model": cmd_serve_model}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

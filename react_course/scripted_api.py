@@ -101,6 +101,8 @@ def serve_forever(host: str = "127.0.0.1", port: int = 8000, model: Any = None) 
     print(f"Point an OpenAI client at it:  OpenAI(base_url=\"{url}\", api_key=\"any\")")
     print(f"or set OPENAI_BASE_URL={url} OPENAI_API_KEY=any, "
           f"or REACT_COURSE_MODEL=openai-compatible:{url}:{server.model_name}")
+    if host in ("0.0.0.0", "::", ""):
+        print("Other machines reach it at this machine's address instead of the one above.")
     print("Stop with Ctrl-C.", flush=True)
     try:
         server.serve_forever(poll_interval=0.2)

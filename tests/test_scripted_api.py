@@ -339,3 +339,20 @@ def test_the_server_stops_when_the_block_ends():
         pass
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", _port(url)), timeout=2).close()
+
+
+def test_the_serve_model_command_serves_until_stopped():
+    import subprocess
+    import sys
+
+    process = subprocess.Popen([sys.executable, "-m", "react_course", "serve-model", "--port", "0"],
+                               stdout=subprocess.PIPE, text=True)
+    try:
+        first = process.stdout.readline()
+        base_url = first.split(" at ")[1].strip()
+        assert base_url.startswith("http://127.0.0.1:") and base_url.endswith("/v1")
+        assert "OpenAI(base_url=" in process.stdout.readline()
+        assert [m.id for m in client(base_url).models.list()] == ["react-course-demo"]
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
