@@ -1,0 +1,15 @@
+"""Lesson 08: token cost and context control.
+
+Three exercises, one module each, in the order the lesson meets them:
+
+- ``total_tokens.py``, ``08.total_tokens``: the input tokens of a whole run, exactly;
+- ``call_cost.py``, ``08.call_cost``: one call's price, with cached input and hidden reasoning;
+- ``compress_messages.py``, ``08.compress_messages``: a shorter native conversation that keeps
+  the question and never separates a tool call from its result.
+
+Importing this package registers all three exercises.
+"""
+
+from . import call_cost, compress_messages, total_tokens
+
+__all__ = ["call_cost", "compress_messages", "total_tokens"]

@@ -1,0 +1,86 @@
+"""Check 08.call_cost: one call's price with cached input, hidden reasoning and unknown prices."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from ...cost import Price
+from .. import exercise
+from ..framework import Case
+
+RULES = {
+    "`cached_tokens` are part of `input_tokens`": (
+        "no cache", "half the input cached", "all the input cached"),
+    "bill them once, at the cached price": ("half the input cached", "all the input cached"),
+    "hidden reasoning is billed as output": ("a reasoning model's hidden tokens",),
+    "money is a `Decimal`, never a `float`": ("the cost is a Decimal", "cents add up exactly"),
+    "makes the cost `None`, never a guess": (
+        "an unknown output price", "an unknown cached price, cached tokens"),
+    "a `None` price that is not needed (no cached tokens) does not": (
+        "an unknown cached price, nothing cached",),
+}
+
+GPT_4O = Price("gpt-4o", "2025-06-01", Decimal("2.50"), Decimal("1.25"), Decimal("10.00"))
+MINI = Price("gpt-4o-mini", "2025-06-01", Decimal("0.15"), Decimal("0.075"), Decimal("0.60"))
+NO_CACHE = Price("a-local-server", "2025-06-01", Decimal("0.20"), None, Decimal("0.80"))
+NO_OUTPUT = Price("a-new-model", "2025-06-01", Decimal("1.00"), Decimal("0.50"), None)
+
+
+def reference(input_tokens: int, cached_tokens: int, output_tokens: int, reasoning_tokens: int,
+              price: Price) -> Decimal | None:
+    parts = [(input_tokens - cached_tokens, price.input), (cached_tokens, price.cached_input),
+             (output_tokens + reasoning_tokens, price.output)]
+    if any(tokens and rate is None for tokens, rate in parts):
+        return None
+    return sum((tokens * rate for tokens, rate in parts if tokens), Decimal(0)) / 1_000_000
+
+
+def _exact(expected: Decimal | None) -> Callable[[Any], bool | str]:
+    def test(got: Any) -> bool | str:
+        if expected is None:
+            return got is None or f"a price this call needs is unknown: return None, not {got!r}"
+        if isinstance(got, float):
+            return f"money is a Decimal; {got!r} is a float"
+        return (isinstance(got, Decimal) and got == expected) or f"expected Decimal('{expected}')"
+    return test
+
+
+def _case(function: Callable, name: str, args: tuple, hint: str) -> Case:
+    *tokens, price = args
+    given = f"call_cost({', '.join(f'{t:,}' for t in tokens)}, {price.model} price)"
+    return Case(name, lambda: function(*args), test=_exact(reference(*args)), given=given, hint=hint)
+
+
+@exercise(
+    "08.call_cost",
+    "one call's price, with cached input and hidden reasoning",
+    hints=(
+        "Three parts: (input - cached) at price.input, cached at price.cached_input, "
+        "(output + reasoning) at price.output; prices are per million tokens.",
+        "Multiply ints by Decimals and divide by 1_000_000: every step stays a Decimal.",
+        "Check each part that has tokens for a None price before you multiply.",
+    ),
+    rules=RULES,
+)
+def call_cost_cases(call_cost: Callable):
+    yield _case(call_cost, "no cache", (12_000, 0, 400, 0, GPT_4O),
+                "12,000 input tokens at $2.50 per million, 400 output at $10.")
+    yield _case(call_cost, "half the input cached", (12_000, 6_000, 400, 0, GPT_4O),
+                "The 6,000 cached tokens are inside the 12,000: 6,000 at $2.50 and 6,000 at $1.25.")
+    yield _case(call_cost, "all the input cached", (8_000, 8_000, 0, 0, MINI),
+                "Every input token came from the cache: all of them at the cached price, once.")
+    yield _case(call_cost, "a reasoning model's hidden tokens", (5_000, 0, 300, 2_700, GPT_4O),
+                "The reply shows 300 tokens but the model produced 3,000: all are billed as output.")
+    yield _case(call_cost, "the cost is a Decimal", (1_000, 0, 100, 0, MINI),
+                "Keep every step a Decimal: int * Decimal / int is a Decimal.")
+    yield Case("cents add up exactly", lambda: sum([call_cost(40_000, 0, 0, 0, GPT_4O)] * 3, Decimal(0)),
+               test=_exact(Decimal("0.3")), given="3 calls of call_cost(40,000, 0, 0, 0, gpt-4o price)",
+               hint="0.1 + 0.1 + 0.1 is not 0.3 in floats; it is in Decimals.")
+    yield _case(call_cost, "an unknown output price", (2_000, 0, 100, 0, NO_OUTPUT),
+                "The output price is None: the cost is unknown, not zero.")
+    yield _case(call_cost, "an unknown cached price, cached tokens", (2_000, 1_000, 100, 0, NO_CACHE),
+                "1,000 tokens need the cached price, which is None.")
+    yield _case(call_cost, "an unknown cached price, nothing cached", (2_000, 0, 100, 0, NO_CACHE),
+                "No token is billed at the cached price, so its being unknown does not matter.")

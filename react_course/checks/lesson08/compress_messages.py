@@ -1,0 +1,129 @@
+"""Check 08.compress_messages: a shorter native conversation that an API still accepts.
+
+The conversation is an order-refund run in the Chat Completions shape, with
+turns of one and of two tool calls; the cases vary ``keep_last`` so that
+counting messages instead of turns cuts a tool result from its call.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from ...context import tool_pairs_intact
+from .. import exercise
+from ..framework import Case
+
+RULES = {
+    "keep every system message and the first user message (the question) at the start": (
+        "the system message stays", "the question stays", "the question stays without a system message"),
+    "then one user message holding the summary": ("the summary follows the question",),
+    "then the last `keep_last` turns, unchanged": ("keeps the last 2 turns", "keeps the last turn"),
+    "never separate them": ("a tool result keeps its call", "a turn with two tool calls stays whole"),
+    "comes back unchanged (no summary)": ("a short conversation is unchanged",),
+    "Do not change the list you are given": ("the given list is not changed",),
+}
+
+SUMMARY = "Findings: order 5101 owes 60 INR; order 5102 owes 30 INR. Failed attempts: none."
+SYSTEM = {"role": "system", "content": "You answer questions about food orders with tools."}
+QUESTION = {"role": "user", "content": "What is the total refund owed for orders 5101 to 5104?"}
+
+
+def _calls(*ids: str) -> dict[str, Any]:
+    calls = [{"id": i, "type": "function",
+              "function": {"name": "order_record", "arguments": f'{{"order_id": "{i[-4:]}"}}'}}
+             for i in ids]
+    return {"role": "assistant", "content": None, "tool_calls": calls}
+
+
+def _result(call_id: str) -> dict[str, Any]:
+    return {"role": "tool", "tool_call_id": call_id, "content": f"Order {call_id[-4:]}: refund owed 30 INR."}
+
+
+TURNS = [
+    [_calls("call_5101"), _result("call_5101")],
+    [_calls("call_5102", "call_5103"), _result("call_5102"), _result("call_5103")],
+    [{"role": "assistant", "content": "I still need order 5104."}],
+    [_calls("call_5104", "call_6104"), _result("call_5104"), _result("call_6104")],
+]
+
+
+def conversation(system: bool = True, turns: int = len(TURNS)) -> list[dict[str, Any]]:
+    head = [SYSTEM, QUESTION] if system else [QUESTION]
+    return copy.deepcopy(head + [m for turn in TURNS[:turns] for m in turn])
+
+
+def _tail(keep: int) -> list[dict[str, Any]]:
+    return [m for turn in TURNS[len(TURNS) - keep:] for m in turn]
+
+
+def _run(function: Callable, messages: list, keep_last: int) -> Callable[[], Any]:
+    return lambda: function(copy.deepcopy(messages), SUMMARY, keep_last)
+
+
+def _part(start: int, stop: int | None, expected: list) -> Callable[[Any], bool | str]:
+    def test(got: Any) -> bool | str:
+        if not isinstance(got, list):
+            return f"return a list of messages, not {type(got).__name__}"
+        return got[start:stop] == expected or (f"messages [{start}:{'' if stop is None else stop}] should "
+                                              f"be {expected!r}, got {got[start:stop]!r}")
+    return test
+
+
+def _intact(got: Any) -> bool | str:
+    return (isinstance(got, list) and tool_pairs_intact(got)) or (
+        "a tool message lost its call, or a call its result: keep a turn whole")
+
+
+@exercise(
+    "08.compress_messages",
+    "a shorter conversation that keeps the question and every tool call with its result",
+    hints=(
+        "First group the messages after the question into turns: an assistant message with "
+        "tool_calls starts a turn, and the tool messages after it join that turn.",
+        "Then keep head + [summary message] + the messages of the last keep_last turns.",
+        "Build a new list; never del, pop or assign into the list you were given.",
+    ),
+    rules=RULES,
+)
+def compress_cases(compress_messages: Callable):
+    full = conversation()
+    given = "compress_messages(conversation(), SUMMARY, keep_last={})"
+    yield Case("the system message stays", _run(compress_messages, full, 2), test=_part(0, 1, [SYSTEM]),
+               given=given.format(2), hint="The system message is pinned first, as it was.")
+    yield Case("the question stays", _run(compress_messages, full, 2), test=_part(1, 2, [QUESTION]),
+               given=given.format(2),
+               hint="The question is never summarised: it stays right after the system message.")
+    yield Case("the question stays without a system message",
+               _run(compress_messages, conversation(system=False), 1), test=_part(0, 1, [QUESTION]),
+               given="compress_messages(conversation(system=False), SUMMARY, keep_last=1)",
+               hint="Without a system message the question comes first.")
+    yield Case("the summary follows the question", _run(compress_messages, full, 2),
+               test=_part(2, 3, [{"role": "user", "content": SUMMARY}]), given=given.format(2),
+               hint='One message, {"role": "user", "content": summary}, right after the question.')
+    yield Case("keeps the last 2 turns", _run(compress_messages, full, 2), test=_part(3, None, _tail(2)),
+               given=given.format(2), hint="Count turns, not messages: the last turn has three messages.")
+    yield Case("keeps the last turn", _run(compress_messages, full, 1), test=_part(3, None, _tail(1)),
+               given=given.format(1),
+               hint="keep_last=1 keeps the whole last turn: its call and both results.")
+    yield Case("a tool result keeps its call", _run(compress_messages, full, 1), test=_intact,
+               given=given.format(1),
+               hint="A tool message whose assistant message was summarised away is an API error.")
+    yield Case("a turn with two tool calls stays whole", _run(compress_messages, full, 3),
+               test=_part(3, None, _tail(3)), given=given.format(3),
+               hint="The second turn has one assistant message and two tool messages: keep all three.")
+    yield Case("a short conversation is unchanged", _run(compress_messages, conversation(turns=2), 2),
+               expected=conversation(turns=2),
+               given="compress_messages(conversation(turns=2), SUMMARY, keep_last=2)",
+               hint="With keep_last turns or fewer there is nothing to summarise: return them as they are.")
+    yield Case("the given list is not changed", lambda: _unchanged(compress_messages), expected=True,
+               given="messages = conversation(); compress_messages(messages, SUMMARY, 1); "
+                     "messages == conversation()",
+               hint="Build and return a new list.")
+
+
+def _unchanged(compress_messages: Callable) -> bool:
+    messages = conversation()
+    compress_messages(messages, SUMMARY, 1)
+    return messages == conversation()

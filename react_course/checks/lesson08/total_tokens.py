@@ -1,0 +1,68 @@
+"""Check 08.total_tokens: the input tokens that n calls of a text run send, exactly.
+
+Each case is one (n, prompt, per_step); the expected value is the brute-force
+sum of the calls, so the checker does not depend on the closed form it checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .. import exercise
+from ..framework import Case
+
+RULES = {
+    "is sent on every call": (
+        "the fixed prompt on each of 10 calls", "15 steps of 1,000 after a 1,000 prompt"),
+    "call 1 reads no steps": ("one call reads the prompt only", "two calls"),
+    "call k also resends the k − 1 earlier steps": (
+        "ten calls of 850-token steps", "15 steps of 1,000, no fixed prompt", "200 calls"),
+    "Return a whole number (an `int`)": ("the answer is an int",),
+}
+
+
+def brute_force(n: int, prompt: int, per_step: int) -> int:
+    return sum(prompt + (k - 1) * per_step for k in range(1, n + 1))
+
+
+def _case(function: Callable, name: str, n: int, prompt: int, per_step: int, hint: str) -> Case:
+    return Case(name, lambda: function(n, prompt, per_step), expected=brute_force(n, prompt, per_step),
+                given=f"total_input_tokens(n={n}, prompt={prompt}, per_step={per_step})", hint=hint)
+
+
+def _is_int(got: Any) -> bool | str:
+    if isinstance(got, int) and not isinstance(got, bool):
+        return True
+    return f"a token count is a whole number: return an int, not {type(got).__name__} ({got!r})"
+
+
+@exercise(
+    "08.total_tokens",
+    "the input tokens of a whole run, exactly",
+    hints=(
+        "Write out the calls: call 1 reads prompt, call 2 reads prompt + per_step, call 3 reads "
+        "prompt + 2 * per_step. Add them up.",
+        "The steps part is per_step * (0 + 1 + ... + (n - 1)) = per_step * n * (n - 1) / 2.",
+        "n * (n - 1) is always even: use // 2 and the result stays an int.",
+    ),
+    rules=RULES,
+)
+def total_tokens_cases(total_input_tokens: Callable):
+    yield _case(total_input_tokens, "one call reads the prompt only", 1, 300, 500,
+                "A single call has no earlier steps to resend.")
+    yield _case(total_input_tokens, "two calls", 2, 300, 500,
+                "Call 2 resends the one step before it: 300 + (300 + 500).")
+    yield _case(total_input_tokens, "the fixed prompt on each of 10 calls", 10, 300, 0,
+                "The instructions, tools and question go out with every call, not once.")
+    yield _case(total_input_tokens, "ten calls of 850-token steps", 10, 300, 850,
+                "Call k reads 300 + (k - 1) * 850; add k = 1 to 10.")
+    yield _case(total_input_tokens, "15 steps of 1,000, no fixed prompt", 15, 0, 1_000,
+                "The N squared / 2 rule of thumb gives 112,500; the exact sum is smaller here.")
+    yield _case(total_input_tokens, "15 steps of 1,000 after a 1,000 prompt", 15, 1_000, 1_000,
+                "With a 1,000-token prompt the total is 1,000 * (1 + 2 + ... + 15).")
+    yield _case(total_input_tokens, "200 calls", 200, 450, 180,
+                "A long run shows the difference between linear and quadratic growth.")
+    yield Case("the answer is an int", lambda: total_input_tokens(12, 300, 190), test=_is_int,
+               given="total_input_tokens(n=12, prompt=300, per_step=190)",
+               hint="Dividing with / gives a float even when the result is whole; use //.")

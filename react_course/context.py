@@ -1,0 +1,289 @@
+"""Context control: keep a long run's prompts short without losing what it found.
+
+Three places to cut, from the cheapest:
+
+- at the tool: return the smallest useful result (a tool's own business);
+- at the runtime: ``fit_observation`` cuts each observation to a token budget,
+  with a marker that says so;
+- at the trajectory: ``compress_history`` replaces older steps with a summary
+  of findings and failed attempts, written by a model, and keeps the last few
+  steps verbatim. The question, the tool list and the open items stay pinned:
+  they are never summarised. In a native conversation an assistant turn with
+  tool calls and its tool results are one unit: an API rejects a tool result
+  whose call is gone, so they are kept or summarised together.
+
+``Compressor`` plugs ``compress_history`` into the text loop
+(``run_react(..., history=Compressor(summariser))``): it waits until the
+history passes a token threshold, summarises once, and then lets the history
+grow again, so the prompt's prefix stays stable (and cacheable) between
+compressions. The summariser's own tokens are counted in ``.usage``.
+
+``ExtractiveSummariser`` is the scripted summariser used offline: it copies the
+facts out of the step lines it is shown. ``Router`` sends simple steps to a
+cheaper model.
+
+What it leaves out: semantic retrieval of old steps, summaries of summaries
+beyond folding the previous one in, and vendors' server-side compaction.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .record import Usage
+from .tokens import count_tokens
+from .transcript import scratchpad
+
+SUMMARY_HEADER = "Summary of the earlier steps (replaced to save tokens):"
+SUMMARY_PROMPT = """\
+You keep the notes of an agent that answers a question with tools. Summarise the
+steps below for the agent itself, in two lists:
+Findings: each fact the steps established, with the call that gave it.
+Failed attempts: each call that did not work, and why, so that it is not repeated.
+Copy numbers, names and ids exactly. Do not answer the question.
+
+Question: {question}
+Steps:
+{steps}"""
+
+
+def fit_observation(text: str, max_tokens: int, encoding: str = "o200k_base") -> str:
+    """Cut ``text`` to at most ``max_tokens`` tokens, marker included, keeping its beginning.
+
+    >>> fit_observation(" ".join(f"word{i}" for i in range(30)), 16)
+    'word0 word1\\n[cut: 28 of 30 words]'
+    >>> fit_observation("short", 8)
+    'short'
+    """
+    if count_tokens(text, encoding) <= max_tokens:
+        return text
+    words = text.split(" ")
+    low, high = 0, len(words)  # the most words whose text and marker fit
+    while low < high:
+        mid = (low + high + 1) // 2
+        fits = count_tokens(_cut(words, mid), encoding) <= max_tokens
+        low, high = (mid, high) if fits else (low, mid - 1)
+    return _cut(words, low)
+
+
+def _cut(words: list[str], keep: int) -> str:
+    return " ".join(words[:keep]) + f"\n[cut: {len(words) - keep} of {len(words)} words]"
+
+
+def step_line(step: Any) -> str:
+    """The step for the summariser: one line per call, whether it worked, and what came back.
+
+    >>> from react_course.record import Observation, Step, ToolCall
+    >>> step = Step(3, calls=[ToolCall("c", "price", "pen")],
+    ...             observations=[Observation("c", "A pen costs 2.")])
+    >>> step_line(step)
+    'Step 3: price[pen] -> ok: A pen costs 2.'
+    """
+    if not step.calls:
+        observation = step.observations[0].text if step.observations else step.text
+        return f"Step {step.number}: (no tool call) -> failed ({step.error}): {_one_line(observation)}"
+    lines = []
+    for call, seen in zip(step.calls, step.observations, strict=False):
+        arguments = call.arguments if isinstance(call.arguments, str) else _kv(call.arguments)
+        status = "ok" if seen.error is None else f"failed ({seen.error})"
+        result = f"{status}: {_one_line(seen.text)}"
+        lines.append(f"Step {step.number}: {call.name}[{_one_line(arguments)}] -> {result}")
+    return "\n".join(lines)
+
+
+def _kv(arguments: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in arguments.items())
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+@dataclass
+class History:
+    """A compressed history: the summary, the steps kept verbatim, and what the summary cost."""
+
+    summary: str
+    kept: list[Any]
+    replaced: int  # how many steps the summary stands for
+    usage: Usage = field(default_factory=Usage)
+    open_items: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        """The scratchpad the model reads: the pinned open items and summary, then the kept steps."""
+        head = [SUMMARY_HEADER, self.summary.strip()] if self.summary else []
+        head += [f"Still open: {item}" for item in self.open_items]
+        return "\n".join([*head, scratchpad(self.kept)] if self.kept else head)
+
+
+def compress_history(question: str, steps: Sequence[Any], summarise: Callable[..., str], *,
+                     keep_last: int = 3, open_items: Sequence[str] = (), previous: str = "") -> History:
+    """Replace all but the last ``keep_last`` steps by a summary that ``summarise`` (a model) writes.
+
+    ``previous`` is an earlier summary: the new notes are appended to it, not
+    merged into it, so the prompt's prefix up to there stays the same (and
+    cached) and the summariser reads each step once. The question and the
+    tool list are not part of ``steps`` (the prompt pins them); ``open_items``
+    are kept word for word. A text step holds its call and its observation,
+    so they are never separated.
+    """
+    old, kept = steps[: max(0, len(steps) - keep_last)], steps[max(0, len(steps) - keep_last):]
+    if not old:
+        return History(previous, kept, 0, Usage(), tuple(open_items))
+    prompt = SUMMARY_PROMPT.format(question=question, steps="\n".join(step_line(s) for s in old))
+    reply = (summarise(prompt, None) or "").strip()
+    summary = "\n".join(filter(None, [previous, reply]))
+    return History(summary, kept, len(old), _usage(summarise, prompt, reply), tuple(open_items))
+
+
+def _usage(model: Any, prompt: str, reply: str) -> Usage:
+    """The summariser call's tokens: the API's count when the model reports one, else exact counts."""
+    reported = getattr(model, "last_usage", None)
+    sent, received = getattr(reported, "prompt_tokens", None), getattr(reported, "completion_tokens", None)
+    if isinstance(sent, int) and isinstance(received, int):
+        return Usage(sent, received)
+    return Usage(count_tokens(prompt), count_tokens(reply))
+
+
+class Compressor:
+    """The text loop's history, compressed past ``threshold`` tokens; its summaries' cost in ``usage``.
+
+    Use as ``run_react(..., history=Compressor(summariser))``. Between two
+    compressions the history only grows, so a provider's prompt cache keeps
+    working; each compression changes the prefix once.
+    """
+
+    def __init__(self, summarise: Callable[..., str], *, threshold: int = 1_500, keep_last: int = 3,
+                 open_items: Sequence[str] = (), encoding: str = "o200k_base") -> None:
+        self.summarise, self.threshold, self.keep_last = summarise, threshold, keep_last
+        self.open_items, self.encoding = tuple(open_items), encoding
+        self.summary, self.folded = "", 0  # the notes so far, and how many steps they stand for
+        self.usage = Usage()  # the summariser's tokens, to add to the run's
+        self.compressions: list[tuple[int, int, int]] = []  # (steps so far, tokens before, after)
+
+    def __call__(self, question: str, steps: Sequence[Any]) -> str:
+        text = self._text(steps[self.folded:])
+        before = count_tokens(text, self.encoding)
+        if before > self.threshold and len(steps) - self.folded > self.keep_last:
+            history = compress_history(question, steps[self.folded:], self.summarise,
+                                       keep_last=self.keep_last, open_items=self.open_items,
+                                       previous=self.summary)
+            self.summary, self.folded = history.summary, self.folded + history.replaced
+            self.usage += history.usage
+            text = history.text()
+            self.compressions.append((len(steps), before, count_tokens(text, self.encoding)))
+        return text
+
+    def _text(self, live: Sequence[Any]) -> str:
+        return History(self.summary, list(live), self.folded, open_items=self.open_items).text()
+
+
+Message = dict[str, Any]
+
+
+def compress_messages(messages: Sequence[Message], summarise: Callable[..., str], *,
+                      keep_last: int = 3, open_items: Sequence[str] = ()) -> tuple[list[Message], Usage]:
+    """A native conversation with older turns replaced by one summary message, and that summary's cost.
+
+    The leading system messages and the first user message (the question)
+    stay; the tool list travels outside the messages and is untouched. An
+    assistant message with ``tool_calls`` and the tool messages answering it
+    form one turn; the last ``keep_last`` turns stay verbatim.
+    """
+    head_end = next((i + 1 for i, m in enumerate(messages) if m.get("role") == "user"), 0)
+    head, turns = list(messages[:head_end]), tool_turns(messages[head_end:])
+    if len(turns) <= keep_last:
+        return list(messages), Usage()
+    old, kept = turns[:-keep_last] if keep_last else turns, turns[len(turns) - keep_last:]
+    question = head[-1].get("content", "") if head else ""
+    prompt = SUMMARY_PROMPT.format(question=question,
+                                   steps="\n".join(_turn_line(n, t) for n, t in enumerate(old, 1)))
+    reply = (summarise(prompt, None) or "").strip()
+    pinned = [f"Still open: {item}" for item in open_items]
+    note = {"role": "user", "content": "\n".join([SUMMARY_HEADER, reply, *pinned])}
+    return head + [note] + [m for turn in kept for m in turn], _usage(summarise, prompt, reply)
+
+
+def tool_turns(messages: Sequence[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Group messages into turns: an assistant message with tool calls takes its tool results along.
+
+    >>> turns = tool_turns([{"role": "assistant", "tool_calls": [{"id": "a"}]},
+    ...                     {"role": "tool", "tool_call_id": "a", "content": "4"},
+    ...                     {"role": "assistant", "content": "It costs 4."}])
+    >>> [len(t) for t in turns]
+    [2, 1]
+    """
+    turns: list[list[dict[str, Any]]] = []
+    for message in messages:
+        if message.get("role") == "tool" and turns and turns[-1][0].get("tool_calls"):
+            turns[-1].append(message)
+        else:
+            turns.append([message])
+    return turns
+
+
+def tool_pairs_intact(messages: Sequence[dict[str, Any]]) -> bool:
+    """True when every tool call has its result right after it and every result has its call.
+
+    >>> tool_pairs_intact([{"role": "tool", "tool_call_id": "a", "content": "4"}])
+    False
+    """
+    waiting: set[str] = set()
+    for message in messages:
+        if message.get("role") == "tool":
+            if message.get("tool_call_id") not in waiting:
+                return False
+            waiting.discard(message["tool_call_id"])
+            continue
+        if waiting:
+            return False
+        waiting = {call["id"] for call in message.get("tool_calls") or ()}
+    return not waiting
+
+
+def _turn_line(number: int, turn: list[dict[str, Any]]) -> str:
+    first = turn[0]
+    results = {m.get("tool_call_id"): m.get("content", "") for m in turn[1:]}
+    parts = [f"{_call_name(call)} -> {_one_line(results.get(call.get('id'), '(no result)'))}"
+             for call in first.get("tool_calls") or ()]
+    if first.get("content"):
+        parts.insert(0, f"{first.get('role')} said: {_one_line(first['content'])}")
+    return f"Step {number}: " + "; ".join(parts)
+
+
+def _call_name(call: dict[str, Any]) -> str:
+    function = call.get("function", call)
+    return f"{function.get('name')}[{_one_line(function.get('arguments', ''))}]"
+
+
+class ExtractiveSummariser:
+    """The scripted summariser: copies each step's call and the facts of its result, no model needed.
+
+    It keeps the first sentence of each result (up to ``max_chars``), which is
+    where a well-made tool puts its gist, and the reason of each failed call.
+    A real model can judge what matters; this one cannot, and costs nothing.
+    """
+
+    def __init__(self, max_chars: int = 160) -> None:
+        self.max_chars = max_chars
+        self.calls: list[tuple[str, str]] = []
+
+    def __call__(self, prompt: str, stop: Sequence[str] | None = None) -> str:
+        found, failed = [], []
+        for line in prompt.partition("\nSteps:\n")[2].splitlines():
+            call, _, result = re.sub(r"^Step \d+: ", "", line).partition(" -> ")
+            status, _, text = result.partition(": ")
+            if status == "ok":
+                found.append(f"- {call}: {self._facts(text)}")
+            else:
+                failed.append(f"- {call} {status}: {text[:80]}")
+        reply = "\n".join(["Findings:", *found, *(["Failed attempts:", *failed] if failed else [])])
+        self.calls.append((prompt, reply))
+        return reply
+
+    def _facts(self, text: str) -> str:
+        first = re.split(r"(?<=[.!?])\s+", text, maxsplit=1)[0]
+        return first if len(first) <= self.max_chars else first[: self.max_chars] + "..."

@@ -1,0 +1,173 @@
+"""What a run costs: dated prices, money as Decimal, and the closed forms of a growing history.
+
+A text ReAct run sends its whole history on every call. With a fixed part P
+(instructions, tool list, question) and s tokens added by each step (the
+reply and its observation), call k reads
+
+    P + (k - 1) s  tokens,          and N calls read  N P + s N (N - 1) / 2
+
+in total: linear per call, quadratic over the run. The scratchpad's lines
+follow the same rule: 1 + 4 (k - 1) for call k (the question, then four lines
+per earlier step: Thought, Action, Action Input, Observation).
+
+Prices live in ``data/prices.json``, per million tokens, each with the date it
+was published. Money is ``Decimal`` (floats cannot hold 0.1 exactly); a price
+that is not known is ``None`` and so is any cost that needs it: never a guess.
+Cached input is *part of* input (billed at the cached price instead of the
+full one, never twice); a reasoning model's hidden reasoning is *part of*
+output and billed as output.
+
+What it leaves out: per-request fees, batch and flex discounts, long-context
+surcharges, the cache's minimum prefix length and expiry (``cache_hit_rate``
+stands for all of that), and currencies other than US dollars.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from .record import Usage
+from .tokens import count_tokens
+from .tools.data import load_json
+
+PER_MILLION = Decimal(1_000_000)
+
+
+@dataclass(frozen=True)
+class Price:
+    """US dollars per million tokens for one model, as published on ``as_of``; None = unknown."""
+
+    model: str
+    as_of: str
+    input: Decimal | None
+    cached_input: Decimal | None
+    output: Decimal | None
+    reasoning: bool = False  # a reasoning model: hidden reasoning tokens are billed as output
+
+
+def prices() -> dict[str, Price]:
+    """Every bundled price, by model name.
+
+    >>> prices()["gpt-4o"].input, prices()["gpt-4o"].as_of
+    (Decimal('2.50'), '2025-06-01')
+    """
+    table = {}
+    for row in load_json("prices.json")["prices"]:
+        money = {k: None if row.get(k) is None else Decimal(row[k])
+                 for k in ("input", "cached_input", "output")}
+        table[row["model"]] = Price(row["model"], row["as_of"], **money,
+                                    reasoning=row.get("reasoning", False))
+    return table
+
+
+def price_of(model: str) -> Price | None:
+    """The price of ``model`` (a provider prefix and a date suffix are ignored), or None.
+
+    >>> price_of("openai:gpt-4o-mini-2024-07-18").output
+    Decimal('0.60')
+    >>> price_of("ollama:qwen2.5:7b") is None
+    True
+    """
+    name = model.split(":", 1)[1] if model.split(":", 1)[0] in ("openai", "azure") else model
+    return prices().get(re.sub(r"-\d{4}-\d{2}-\d{2}$", "", name))
+
+
+def cost(usage: Any, price: Price | None) -> Decimal | None:
+    """Dollars for ``usage`` (a record.Usage) at ``price``; None when a price it needs is unknown.
+
+    Cached input is part of input: (input - cached) at the input price, cached
+    at the cached price. Output already includes any reasoning tokens.
+
+    >>> cost(Usage(input=10_000, output=500, cached_input=8_000), prices()["gpt-4o"])
+    Decimal('0.02')
+    """
+    if price is None:
+        return None
+    parts = [(usage.input - usage.cached_input, price.input), (usage.cached_input, price.cached_input),
+             (usage.output, price.output)]
+    if any(tokens and rate is None for tokens, rate in parts):
+        return None
+    return sum((tokens * rate for tokens, rate in parts if tokens), Decimal(0)) / PER_MILLION
+
+
+def money(amount: Decimal | None, places: int = 4) -> str:
+    """A dollar amount for people; 'unknown' for None.
+
+    >>> money(Decimal("0.0225")), money(Decimal("12.5"), 2), money(None)
+    ('$0.0225', '$12.50', 'unknown')
+    """
+    return "unknown" if amount is None else f"${amount:,.{places}f}"
+
+
+def lines_read(k: int) -> int:
+    """Scratchpad lines that call ``k`` reads: the question, then 4 per earlier step.
+
+    >>> lines_read(1), lines_read(6)
+    (1, 21)
+    """
+    return 1 + 4 * (k - 1)
+
+
+def total_lines_read(n: int) -> int:
+    """Lines read by calls 1..n altogether: n + 2 n (n - 1).
+
+    >>> total_lines_read(6), sum(lines_read(k) for k in range(1, 7))
+    (66, 66)
+    """
+    return n + 2 * n * (n - 1)
+
+
+def input_tokens(k: int, prompt: int, per_step: int) -> int:
+    """Input tokens of call ``k``: the fixed prompt plus every earlier step.
+
+    >>> input_tokens(10, prompt=300, per_step=850)
+    7950
+    """
+    return prompt + (k - 1) * per_step
+
+
+def total_input_tokens(n: int, prompt: int, per_step: int) -> int:
+    """Input tokens of calls 1..n: n P + s n (n - 1) / 2 (exact; n (n - 1) is even).
+
+    >>> total_input_tokens(15, prompt=1_000, per_step=1_000)
+    120000
+    """
+    return n * prompt + per_step * n * (n - 1) // 2
+
+
+def run_usages(n: int, prompt: int, per_step: int, *, output: int = 0, reasoning: int = 0,
+               cache_hit_rate: float | Decimal = 0) -> list[Usage]:
+    """The Usage of each of ``n`` calls of a run whose history only grows.
+
+    Call k's prompt begins with call k-1's whole prompt, so that much of it may
+    be read from the provider's cache; ``cache_hit_rate`` is the fraction that
+    is. ``output`` counts the visible reply, ``reasoning`` the hidden tokens on
+    top of it (both billed as output).
+
+    >>> run_usages(2, prompt=300, per_step=100, output=40, cache_hit_rate=1)[1]
+    Usage(input=400, output=40, cached_input=300, reasoning=0)
+    """
+    rate = Decimal(str(cache_hit_rate))
+    calls = []
+    for k in range(1, n + 1):
+        cached = int(rate * input_tokens(k - 1, prompt, per_step)) if k > 1 else 0
+        calls.append(Usage(input_tokens(k, prompt, per_step), output + reasoning, cached, reasoning))
+    return calls
+
+
+def shared_prefix_tokens(previous: str, prompt: str, encoding: str = "o200k_base") -> int:
+    """Tokens at the start of ``prompt`` that repeat ``previous``: what a prompt cache can serve.
+
+    Counted up to the last line break both share, so that the count ends on a
+    token boundary. A provider caches in blocks and only past a minimum
+    length; this is the most it could serve.
+
+    >>> shared_prefix_tokens("Question: q\\nThought: a", "Question: q\\nThought: b")
+    4
+    """
+    common = os.path.commonprefix([previous, prompt])
+    return count_tokens(common[: common.rfind("\n") + 1], encoding)

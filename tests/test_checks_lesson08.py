@@ -1,0 +1,215 @@
+"""Lesson 08's checkers: the references pass, stubs are not attempted, plausible mistakes fail.
+
+Each mutant names the rule of the statement it breaks, and every rule has at least one.
+"""
+
+from decimal import Decimal
+
+import pytest
+
+from react_course.checks import _lookup, check
+
+# ------------------------------------------------------------------- references
+
+
+def total_input_tokens(n, prompt, per_step):
+    return n * prompt + per_step * n * (n - 1) // 2
+
+
+def call_cost(input_tokens, cached_tokens, output_tokens, reasoning_tokens, price):
+    parts = [(input_tokens - cached_tokens, price.input), (cached_tokens, price.cached_input),
+             (output_tokens + reasoning_tokens, price.output)]
+    if any(tokens and rate is None for tokens, rate in parts):
+        return None
+    return sum((tokens * rate for tokens, rate in parts if tokens), Decimal(0)) / 1_000_000
+
+
+def _turns(messages):
+    turns = []
+    for message in messages:
+        if message["role"] == "tool" and turns:
+            turns[-1].append(message)
+        else:
+            turns.append([message])
+    return turns
+
+
+def compress_messages(messages, summary, keep_last):
+    start = next(i for i, m in enumerate(messages) if m["role"] == "user") + 1
+    head, turns = messages[:start], _turns(messages[start:])
+    if len(turns) <= keep_last:
+        return list(messages)
+    kept = [m for turn in turns[len(turns) - keep_last:] for m in turn]
+    return [*head, {"role": "user", "content": summary}, *kept]
+
+
+def stub(*args, **kwargs):
+    raise NotImplementedError("exercise 8.x: write this function")
+
+
+# ---------------------------------------------------------------------- mutants
+# name -> (the rule it breaks, the wrong function)
+
+TOTAL_MUTANTS = {
+    "forgets the fixed prompt": ("is sent on every call", lambda n, p, s: s * n * (n - 1) // 2),
+    "sends the prompt once": ("is sent on every call", lambda n, p, s: p + s * n * (n - 1) // 2),
+    "linear: n calls of the last size": ("call k also resends the k − 1 earlier steps",
+                                         lambda n, p, s: n * p + (n - 1) * s),
+    "the N squared / 2 rule": ("call k also resends the k − 1 earlier steps",
+                               lambda n, p, s: n * p + s * n * n // 2),
+    "call 1 already reads a step": ("call 1 reads no steps", lambda n, p, s: n * p + s * n * (n + 1) // 2),
+    "a float": ("Return a whole number (an `int`)", lambda n, p, s: n * p + s * n * (n - 1) / 2),
+    "rounded to thousands": ("Return a whole number (an `int`)",
+                             lambda n, p, s: round(total_input_tokens(n, p, s), -3)),
+}
+
+
+def _cost_with(cached="once", reasoning=True, money="decimal", unknown="none", scale=1_000_000):
+    def wrong(input_tokens, cached_tokens, output_tokens, reasoning_tokens, price):
+        full = input_tokens if cached != "once" else input_tokens - cached_tokens
+        cached_rate = price.input if cached == "full price" else price.cached_input
+        out = output_tokens + (reasoning_tokens if reasoning else 0)
+        parts = [(full, price.input), (cached_tokens if cached != "full price" else 0, cached_rate),
+                 (out, price.output)]
+        if unknown == "any" and None in (price.input, price.cached_input, price.output):
+            return None
+        if any(t and r is None for t, r in parts):
+            if unknown == "zero":
+                parts = [(t, r) for t, r in parts if r is not None]
+            else:
+                return None
+        total = sum((t * r for t, r in parts if t), Decimal(0)) / scale
+        return float(total) if money == "float" else total
+    return wrong
+
+
+COST_MUTANTS = {
+    "cached tokens counted twice": ("`cached_tokens` are part of `input_tokens`", _cost_with(cached="twice")),
+    "cached tokens at the full price": ("bill them once, at the cached price",
+                                        _cost_with(cached="full price")),
+    "reasoning tokens left out": ("hidden reasoning is billed as output", _cost_with(reasoning=False)),
+    "float money": ("money is a `Decimal`, never a `float`", _cost_with(money="float")),
+    "an unknown price counts as zero": ("makes the cost `None`, never a guess", _cost_with(unknown="zero")),
+    "None whenever any price is unknown": ("a `None` price that is not needed (no cached tokens) does not",
+                                           _cost_with(unknown="any")),
+    "prices per token, not per million": ("`cached_tokens` are part of `input_tokens`", _cost_with(scale=1)),
+}
+
+
+def _drops_question(messages, summary, keep_last):
+    out = compress_messages(messages, summary, keep_last)
+    return [m for m in out if m is not messages[[x["role"] for x in messages].index("user")]]
+
+
+def _drops_system(messages, summary, keep_last):
+    return [m for m in compress_messages(messages, summary, keep_last) if m["role"] != "system"]
+
+
+def _counts_messages(messages, summary, keep_last):
+    start = next(i for i, m in enumerate(messages) if m["role"] == "user") + 1
+    if len(messages) - start <= keep_last:
+        return list(messages)
+    return [*messages[:start], {"role": "user", "content": summary}, *messages[len(messages) - keep_last:]]
+
+
+def _summary_as_system_last(messages, summary, keep_last):
+    out = compress_messages(messages, summary, keep_last)
+    if out == messages:
+        return out
+    return [*(m for m in out if m.get("content") != summary), {"role": "system", "content": summary}]
+
+
+def _keeps_one_more(messages, summary, keep_last):
+    return compress_messages(messages, summary, keep_last + 1) if keep_last < 3 else compress_messages(
+        messages, summary, keep_last)
+
+
+def _always_summarises(messages, summary, keep_last):
+    start = next(i for i, m in enumerate(messages) if m["role"] == "user") + 1
+    turns = _turns(messages[start:])
+    kept = [m for turn in turns[max(0, len(turns) - keep_last):] for m in turn]
+    return [*messages[:start], {"role": "user", "content": summary}, *kept]
+
+
+def _in_place(messages, summary, keep_last):
+    result = compress_messages(messages, summary, keep_last)
+    messages[:] = result
+    return messages
+
+
+def _splits_last_turn(messages, summary, keep_last):
+    out = compress_messages(messages, summary, keep_last)
+    return out[:-1] if out is not messages and out != messages else out
+
+
+COMPRESS_MUTANTS = {
+    "drops the question": ("keep every system message and the first user message (the question) at the start",
+                           _drops_question),
+    "drops the system message": (
+        "keep every system message and the first user message (the question) at the start", _drops_system),
+    "counts messages, not turns": ("never separate them", _counts_messages),
+    "loses the last tool result": ("never separate them", _splits_last_turn),
+    "summary as a system message at the end": ("then one user message holding the summary",
+                                               _summary_as_system_last),
+    "keeps one turn too many": ("then the last `keep_last` turns, unchanged", _keeps_one_more),
+    "summarises a short conversation": ("comes back unchanged (no summary)", _always_summarises),
+    "changes the given list": ("Do not change the list you are given", _in_place),
+}
+
+EXERCISES = {
+    "08.total_tokens": (total_input_tokens, TOTAL_MUTANTS),
+    "08.call_cost": (call_cost, COST_MUTANTS),
+    "08.compress_messages": (compress_messages, COMPRESS_MUTANTS),
+}
+
+MUTANTS = [(exercise, name, wrong) for exercise, (_, catalogue) in EXERCISES.items()
+           for name, (_, wrong) in catalogue.items()]
+
+# ------------------------------------------------------------------------ tests
+
+
+@pytest.mark.parametrize("exercise", list(EXERCISES))
+def test_reference_passes(exercise: str) -> None:
+    result = check(exercise, EXERCISES[exercise][0])
+    assert result.status == "passed", str(result)
+
+
+@pytest.mark.parametrize("exercise", list(EXERCISES))
+def test_stub_is_not_attempted(exercise: str) -> None:
+    assert check(exercise, stub).status == "not attempted"
+    assert check(exercise, ...).status == "not attempted"
+
+
+@pytest.mark.parametrize(("exercise", "name", "wrong"), MUTANTS, ids=[f"{e}:{n}" for e, n, _ in MUTANTS])
+def test_wrong_solution_fails(exercise: str, name: str, wrong) -> None:
+    result = check(exercise, wrong)
+    assert result.status == "failed", f"{name} was accepted:\n{result}"
+
+
+@pytest.mark.parametrize("exercise", list(EXERCISES))
+def test_every_rule_has_a_mutant_and_every_mutant_a_rule(exercise: str) -> None:
+    rules = {rule for rule, _ in _lookup(exercise).rules}
+    broken = {rule for rule, _ in EXERCISES[exercise][1].values()}
+    assert broken <= rules, f"mutants name rules the checker does not have: {broken - rules}"
+    assert rules <= broken, f"rules without a mutant: {rules - broken}"
+
+
+@pytest.mark.parametrize("exercise", list(EXERCISES))
+def test_each_rules_cases_exist(exercise: str) -> None:
+    spec = _lookup(exercise)
+    names = {case.name for case in spec.cases(EXERCISES[exercise][0])}
+    for rule, cases in spec.rules:
+        assert cases and set(cases) <= names, (rule, set(cases) - names)
+
+
+def test_the_library_agrees_with_the_references() -> None:
+    from react_course.checks.lesson08.compress_messages import SUMMARY, conversation
+    from react_course.context import compress_messages as library
+    from react_course.cost import total_input_tokens as closed_form
+
+    assert all(closed_form(n, 300, 190) == total_input_tokens(n, 300, 190) for n in range(1, 30))
+    for keep in (1, 2, 3):
+        ours, _ = library(conversation(), lambda prompt, stop=None: SUMMARY, keep_last=keep)
+        theirs = compress_messages(conversation(), SUMMARY, keep)
+        assert ours[:2] + ours[3:] == theirs[:2] + theirs[3:]
+        assert ours[2]["role"] == "user" and ours[2]["content"].endswith(SUMMARY)

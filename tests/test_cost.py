@@ -1,0 +1,109 @@
+"""Prices, money and the closed forms of a growing history, against brute force and measured runs."""
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import react_course as rc
+from react_course.cost import (
+    Price,
+    cost,
+    input_tokens,
+    lines_read,
+    price_of,
+    prices,
+    run_usages,
+    total_input_tokens,
+    total_lines_read,
+)
+from react_course.record import Usage
+from react_course.tokens import count_tokens
+
+GPT_4O = Price("gpt-4o", "2025-06-01", Decimal("2.50"), Decimal("1.25"), Decimal("10.00"))
+
+
+@given(st.integers(1, 200), st.integers(0, 5_000), st.integers(0, 5_000))
+def test_closed_forms_equal_brute_force_sums(n, prompt, per_step):
+    assert total_input_tokens(n, prompt, per_step) == sum(input_tokens(k, prompt, per_step)
+                                                          for k in range(1, n + 1))
+    assert total_lines_read(n) == sum(lines_read(k) for k in range(1, n + 1))
+    assert sum(u.input for u in run_usages(n, prompt, per_step)) == total_input_tokens(n, prompt, per_step)
+
+
+def test_the_worked_figures():
+    assert lines_read(6) == 21 and lines_read(4) == 13  # the slipped shop run, a perfect run
+    assert total_lines_read(6) - total_lines_read(4) == 66 - 28
+    assert total_input_tokens(15, prompt=1_000, per_step=1_000) == 120_000
+    assert 1_000 * 15**2 // 2 == 112_500  # the N^2/2 rule drops the linear term
+
+
+def test_prices_are_dated_decimal_data():
+    table = prices()
+    assert table["gpt-4o"] == GPT_4O
+    for price in table.values():
+        assert price.as_of and all(isinstance(p, Decimal) for p in (price.input, price.output))
+    assert price_of("gpt-4o-2024-08-06") == GPT_4O
+    assert price_of("a-model-nobody-priced") is None
+
+
+def test_cost_bills_cached_input_once_at_the_cached_price():
+    usage = Usage(input=1_000_000, output=0, cached_input=400_000)
+    assert cost(usage, GPT_4O) == Decimal("0.6") * Decimal("2.50") + Decimal("0.4") * Decimal("1.25")
+    assert cost(Usage(1_000_000, 0), GPT_4O) == Decimal("2.50")
+
+
+def test_reasoning_is_billed_as_output_and_money_is_exact():
+    usage = Usage(input=0, output=3_000, reasoning=2_500)  # 500 visible + 2,500 hidden
+    assert cost(usage, GPT_4O) == Decimal("0.03")
+    assert isinstance(cost(Usage(3, 1), GPT_4O), Decimal)
+    assert sum([cost(Usage(40_000, 0), GPT_4O)] * 3) == Decimal("0.3")  # floats give 0.30000000000000004
+
+
+def test_an_unknown_price_gives_an_unknown_cost():
+    no_cache_price = Price("m", "2025-01-01", Decimal(1), None, Decimal(2))
+    assert cost(Usage(10, 10), None) is None
+    assert cost(Usage(10, 10, cached_input=5), no_cache_price) is None
+    assert cost(Usage(10, 10), no_cache_price) == Decimal("0.00003")
+
+
+def test_cached_tokens_of_each_call_are_the_previous_prompt():
+    calls = run_usages(4, prompt=300, per_step=100, output=50, reasoning=20, cache_hit_rate=0.5)
+    assert [u.input for u in calls] == [300, 400, 500, 600]
+    assert [u.cached_input for u in calls] == [0, 150, 200, 250]
+    assert all(u.output == 70 and u.reasoning == 20 for u in calls)
+
+
+def locate(item: str) -> str:
+    """Say which aisle an item is in.
+    Example input: 3
+    """
+    return f"Item {item.strip()} is in aisle {int(item) % 7 + 1}."
+
+
+def test_closed_form_matches_a_measured_run_exactly():
+    n = 8  # seven look-ups of the same shape, then the answer
+    replies = [f"Thought: I need item {k}.\nAction: locate\nAction Input: {k}" for k in range(1, n)]
+    model = rc.ScriptedModel([*replies, "Thought: I now know the answer\nFinal Answer: done"])
+    run = rc.run_react("Where are items 1 to 7?", model, {"locate": locate})
+    assert run.succeeded and len(model.calls) == n
+    measured = [count_tokens(call.prompt) for call in model.calls]
+    prompt, per_step = measured[0], measured[1] - measured[0]
+    assert measured == [input_tokens(k, prompt, per_step) for k in range(1, n + 1)]
+    assert sum(measured) == total_input_tokens(n, prompt, per_step)
+
+
+@pytest.mark.parametrize("k", [1, 2, 6])
+def test_lines_read_matches_the_slipped_run(k):
+    model = rc.ScriptedModel([
+        "Thought: t\nAction: get_price\nAction Input: notebook",
+        "Thought: t\nAction: price\nAction Input: notebooks",
+        "Thought: t\nAction: price\nAction Input: notebook",
+        "Thought: t\nAction: price\nAction Input: pen",
+        "Thought: t\nAction: calculate\nAction Input: 3 * 4 + 2 * 2",
+        "Thought: I now know the answer\nFinal Answer: 16",
+    ])
+    rc.run_react("What do 3 notebooks and 2 pens cost?", model, rc.shop_tools())
+    scratchpad = model.calls[k - 1].prompt.split("Now the real question.\n")[1]
+    assert len(scratchpad.splitlines()) == lines_read(k)
