@@ -165,9 +165,16 @@ def test_attempt_never_raises(capsys) -> None:
     assert attempt(lambda a, b: a + b, 1, b=2) == 3
 
 
+@pytest.mark.parametrize("wrong", [3, 5, 0, "4", 4.5, True, [4]])
+def test_lesson00_first_check_rejects_wrong_counts(wrong) -> None:
+    result = check("00.first_check", wrong)
+    assert result.status == "failed"
+    assert 'rule:     "How many model calls did the run above make?"' in str(result)
+
+
 def test_lesson00_first_check() -> None:
     assert check("00.first_check", 4).passed
-    assert "write 4, not '4'" in str(check("00.first_check", "4"))
+    assert "write the number itself" in str(check("00.first_check", "4"))
 
 
 # ------------------------------------------------- time limits, statuses, shared helpers

@@ -7,8 +7,26 @@ import re
 import pytest
 
 import react_course as rc
-from react_course.checks import check
+from react_course.checks import _lookup, check
 from react_course.checks.lesson01 import QUESTION, _library_run, _reference_labels
+
+
+def caught_under(exercise_id: str, mutant, rule: str) -> str:
+    """'' when the mutant fails a case that the rule lists (and the feedback names the rule)."""
+    result = check(exercise_id, mutant)
+    if result.status != "failed":
+        return f"not caught at all:\n{result}"
+    named = [c for c in result.cases if c.status == "failed" and f'"{rule}"' in c.rule]
+    return "" if named else f"caught, but by no case of the rule {rule!r}:\n{result}"
+
+
+def rules_of(exercise_id: str) -> set[str]:
+    return {rule for rule, _ in _lookup(exercise_id).rules}
+
+
+def by_rule(table: dict[str, list[str]]) -> list[tuple[str, str]]:
+    return [(rule, name) for rule, names in table.items() for name in names]
+
 
 # ---------------------------------------------------------------- 01.who_wrote
 
@@ -55,7 +73,37 @@ WHO_WROTE_MUTANTS = {
     "ignores_bracketed_notes": lambda t: who_wrote(t, brackets=False),
     "capitalised_labels": lambda t: [label.title() for label in who_wrote(t)],
     "one_label_per_step": lambda t: who_wrote(t)[::2],
+    "no_spaces_before_keywords": lambda t: who_wrote(t, keyword=re.compile(
+        r"(question|observation|thought|action\s+input|action|final\s+answer)\s*\d*\s*:",
+        re.IGNORECASE)),
+    "lines_before_first_keyword_are_the_models": lambda t: who_wrote(t, unknown="model"),
+    "blank_lines_skipped": lambda t: [label for label, line in zip(who_wrote(t), t.splitlines(),
+                                                                    strict=True) if line.strip()],
 }
+
+WHO_WROTE_RULE_MUTANTS = {
+    "one label per line": ["one_label_per_step", "blank_lines_skipped"],
+    "Question and Observation lines are the program's": ["question_is_the_models"],
+    "Thought, Action, Action Input and Final Answer lines are the model's": [
+        "action_input_is_the_programs"],
+    "then an optional step number": ["no_numbered_keywords"],
+    "spaces before the keyword are allowed": ["no_spaces_before_keywords"],
+    "Keywords may be in any case": ["case_sensitive_keywords"],
+    "count only as whole words": ["prefix_without_colon"],
+    'A line that starts with "[" is a note by the program': ["ignores_bracketed_notes"],
+    "continues the line before it and has the same author": [
+        "first_word_only_other_lines_model", "other_lines_always_program"],
+    "Lines before the first keyword are the program's": ["lines_before_first_keyword_are_the_models"],
+}
+
+
+def test_every_who_wrote_rule_has_a_mutant() -> None:
+    assert set(WHO_WROTE_RULE_MUTANTS) == rules_of("01.who_wrote")
+
+
+@pytest.mark.parametrize("rule, name", by_rule(WHO_WROTE_RULE_MUTANTS))
+def test_who_wrote_mutant_is_caught_under_its_rule(rule: str, name: str) -> None:
+    assert caught_under("01.who_wrote", WHO_WROTE_MUTANTS[name], rule) == ""
 
 
 def test_who_wrote_reference_passes() -> None:
@@ -87,9 +135,11 @@ def render_trace(question, steps, answer, final_thought="I now know the answer",
                  order=("thought", "action", "observation"), obs_prefix="Observation: ",
                  final=True, keep=slice(None), gap="", end="", empty_thought=False,
                  none_answer=False, paper=False, fixed_thought=False, empty_final=False,
-                 observe=lambda text: text) -> str:
+                 observe=lambda text: text, truthy_answer=False, head="Question: ") -> str:
     """The reference; the keyword arguments let each mutant change one thing."""
-    blocks = [f"Question: {question}"]
+    blocks = [f"{head}{question}"]
+    if truthy_answer and not answer:
+        answer = None
     for step in steps[keep]:
         parts = {
             "thought": [f"Thought: {step.get('thought', '')}"]
@@ -126,7 +176,35 @@ RENDER_MUTANTS = {
     "observation_first_line_only": lambda *a: render_trace(*a, observe=lambda t: t.splitlines()[0]),
     "observation_lines_joined": lambda *a: render_trace(*a, observe=lambda t: t.replace("\n", " ")),
     "observation_lines_indented": lambda *a: render_trace(*a, observe=lambda t: t.replace("\n", "\n  ")),
+    "observation_stripped": lambda *a: render_trace(*a, observe=str.strip),
+    "if_answer_drops_an_empty_answer": lambda *a: render_trace(*a, truthy_answer=True),
+    "question_without_its_keyword": lambda *a: render_trace(*a, head=""),
 }
+
+RENDER_RULE_MUTANTS = {
+    "Question: <question>": ["question_without_its_keyword"],
+    "then for each step": ["last_step_dropped", "first_step_dropped"],
+    "(left out when the thought is empty or missing)": ["empty_thought_line",
+                                                        "calls_step_thought_key"],
+    'Action Input: <step["input"]>': ["paper_bracket_format"],
+    "exactly as given, even over several lines": [
+        "observation_first_line_only", "observation_lines_joined", "observation_lines_indented",
+        "observation_stripped"],
+    "unless answer is None": ["final_answer_none", "if_answer_drops_an_empty_answer"],
+    "Thought: <final_thought>": ["ignores_final_thought"],
+    "(left out when final_thought is empty)": ["empty_final_thought_line"],
+    "No blank lines, and no newline after the last line": ["blank_line_after_each_step",
+                                                           "trailing_newline"],
+}
+
+
+def test_every_render_trace_rule_has_a_mutant() -> None:
+    assert set(RENDER_RULE_MUTANTS) == rules_of("01.render_trace")
+
+
+@pytest.mark.parametrize("rule, name", by_rule(RENDER_RULE_MUTANTS))
+def test_render_trace_mutant_is_caught_under_its_rule(rule: str, name: str) -> None:
+    assert caught_under("01.render_trace", RENDER_MUTANTS[name], rule) == ""
 
 # Mutants that make exactly one mistake fail exactly the case that checks it, so its hint fits.
 ONLY_CASE = {
@@ -223,7 +301,41 @@ WRONG_ANSWERS = {
     "alfworld_act": ("alfworld_react", 45, "Act"),
     "alfworld_gain_not_rate": ("alfworld_react", 34, "gain"),
     "two_letters": ("switch_trigger", "AB", "one letter"),
+    "appendix_gpt3_number": ("hotpotqa_react", 30.8, "GPT-3"),
+    "fever_as_text": ("react_beats_cot_fever", "True", "True or False"),
+    "best_as_a_name": ("best_hotpotqa", "ReAct→CoT-SC", "one letter"),
+    "alfworld_as_text": ("alfworld_react", "71%", "write a number"),
 }
+
+PAPER_RULE_MUTANTS = {
+    "`hotpotqa_react`: ReAct's HotpotQA exact match": ["gpt3_rerun_number", "appendix_or_cot_number"],
+    "`best_hotpotqa`: which method had the best HotpotQA exact match?": ["best_is_the_other_switch"],
+    "does ReAct alone beat chain of thought on HotpotQA?": ["react_beats_cot_on_hotpotqa"],
+    "does ReAct alone beat chain of thought on FEVER?": ["react_loses_on_fever"],
+    "what percentage of ReAct's HotpotQA failures were reasoning errors": ["search_share_instead"],
+    "when does ReAct→CoT-SC switch to CoT-SC?": ["switch_on_weak_majority"],
+    "ReAct's ALFWorld success rate, in percent, as the abstract's +34 points counts it": [
+        "alfworld_average", "alfworld_gain_not_rate"],
+    "Numbers are Python numbers": ["number_as_text", "alfworld_as_text"],
+    "percentages are numbers of percent": ["share_as_fraction", "alfworld_as_fraction"],
+    "yes/no answers are `True` or `False`": ["yes_as_text", "fever_as_text"],
+    "choices are one letter": ["two_letters", "best_as_a_name"],
+}
+
+
+def test_every_paper_facts_rule_has_a_wrong_answer() -> None:
+    assert set(PAPER_RULE_MUTANTS) == rules_of("01.paper_facts")
+
+
+@pytest.mark.parametrize("rule, name", by_rule(PAPER_RULE_MUTANTS))
+def test_paper_facts_wrong_answer_is_caught_under_its_rule(rule: str, name: str) -> None:
+    key, value, _ = WRONG_ANSWERS[name]
+    assert caught_under("01.paper_facts", {**ANSWERS, key: value}, rule) == ""
+
+
+def test_paper_facts_feedback_says_what_each_answer_is_about() -> None:
+    text = str(check("01.paper_facts", {**ANSWERS, "alfworld_react": 5}))
+    assert "answers['alfworld_react']: ReAct's ALFWorld success rate in percent" in text
 
 
 def test_paper_facts_reference_passes_in_any_letter_case() -> None:
@@ -293,7 +405,30 @@ WRONG_LABELS = {
     "coding_assistant_called_act_only": {"F": "act-only"},
     "react_called_agent": {"D": "agent"},
     "everything_react": dict.fromkeys(LABELS, "react"),
+    "cot_called_act_only": {"C": "act-only"},
+    "not_a_design_name": {"A": "pipeline"},
+    "react_called_plan": {"D": "plan-and-execute"},
 }
+
+DESIGN_RULE_MUTANTS = {
+    "Label each system with one of": ["react_called_agent", "not_a_design_name"],
+    "passes every message through the same three steps, in the same order": ["workflow_called_plan"],
+    "a model first writes a list of five searches": ["plan_called_react"],
+    "It has no tools.": ["cot_called_react", "cot_called_act_only"],
+    "Before each tool call, the model writes a sentence about what it knows": ["react_called_plan"],
+    "one tool call per turn and no other text": ["act_only_called_react"],
+    "before each shell command it runs, what it expects the command to show": [
+        "coding_assistant_called_act_only"],
+}
+
+
+def test_every_which_design_rule_has_a_wrong_label() -> None:
+    assert set(DESIGN_RULE_MUTANTS) == rules_of("01.which_design")
+
+
+@pytest.mark.parametrize("rule, name", by_rule(DESIGN_RULE_MUTANTS))
+def test_which_design_wrong_label_is_caught_under_its_rule(rule: str, name: str) -> None:
+    assert caught_under("01.which_design", {**LABELS, **WRONG_LABELS[name]}, rule) == ""
 
 
 def test_which_design_reference_passes_forgiving_case_and_spaces() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import react_course as rc
-from react_course.checks import check
+from react_course.checks import _lookup, check
 from react_course.prompts import render_action
 
 STOP = ["\nObservation"]
@@ -13,6 +13,19 @@ STOP = ["\nObservation"]
 
 def not_written(*args, **kwargs):
     raise NotImplementedError("exercise 2.x: write it")
+
+
+def caught_under(exercise_id: str, mutant, rule: str) -> str:
+    """'' when the mutant fails a case that the rule lists (and the feedback names the rule)."""
+    result = check(exercise_id, mutant)
+    if result.status != "failed":
+        return f"not caught at all:\n{result}"
+    named = [c for c in result.cases if c.status == "failed" and f'"{rule}"' in c.rule]
+    return "" if named else f"caught, but by no case of the rule {rule!r}:\n{result}"
+
+
+def rules_of(exercise_id: str) -> set[str]:
+    return {rule for rule, _ in _lookup(exercise_id).rules}
 
 
 # ---------------------------------------------------------------- 02.scripted_model
@@ -230,7 +243,51 @@ def scripted_stop_keyword_only(replies):
     return model
 
 
+def scripted_strips(replies):
+    remaining = list(replies)
+
+    def model(prompt, stop=None):
+        model.prompts.append(prompt)
+        if not remaining:
+            raise RuntimeError("no replies left")
+        return _earliest_cut(remaining.pop(0), stop).strip()
+
+    model.prompts = []
+    return model
+
+
+def scripted_records_only_answered_calls(replies):
+    remaining = list(replies)
+
+    def model(prompt, stop=None):
+        if not remaining:
+            raise RuntimeError("no replies left")
+        model.prompts.append(prompt)
+        return _earliest_cut(remaining.pop(0), stop)
+
+    model.prompts = []
+    return model
+
+
+def scripted_stop_must_be_a_list(replies):
+    remaining = list(replies)
+
+    def model(prompt, stop=None):
+        model.prompts.append(prompt)
+        if not remaining:
+            raise RuntimeError("no replies left")
+        reply = remaining.pop(0)
+        cuts = [reply.find(s) for s in stop if s in reply]  # TypeError when stop is None
+        return reply[: min(cuts)] if cuts else reply
+
+    model.prompts = []
+    return model
+
+
 SCRIPTED_MUTANTS = {
+    "strips the reply": scripted_strips,
+    "records the prompt only when a reply is left": scripted_records_only_answered_calls,
+    "iterates over stop even when it is None": scripted_stop_must_be_a_list,
     "takes replies from the end (LIFO)": scripted_lifo,
     "never cuts at a stop": scripted_no_cut,
     "keeps the stop text": scripted_keeps_stop,
@@ -255,11 +312,49 @@ def test_scripted_model_reference_passes() -> None:
 
 def test_scripted_model_accepts_the_library_class_plus_prompts() -> None:
     class Wrapped(rc.ScriptedModel):
-        @property
-        def prompts(self):
-            return [call.prompt for call in self.calls]
+        def __init__(self, replies):
+            super().__init__(replies)
+            self.prompts = []
 
-    assert check("02.scripted_model", Wrapped).status == "passed"
+        def __call__(self, prompt, stop=None):
+            self.prompts.append(prompt)  # before the call, so the call that runs out counts
+            return super().__call__(prompt, stop)
+
+    result = check("02.scripted_model", Wrapped)
+    assert result.status == "passed", str(result)
+
+
+SCRIPTED_RULE_MUTANTS = {
+    "it returns the replies in order, first in, first out": ["takes replies from the end (LIFO)"],
+    "when `stop` (a list of strings, or `None`) is given": [
+        "stop accepted by keyword only", "cuts at -1 when a stop is absent",
+        "iterates over stop even when it is None"],
+    "it cuts the reply just before the": ["never cuts at a stop"],
+    "whichever stop that is": ["cuts at the first stop in the list"],
+    "even if it occurs again later": ["cuts at the last occurrence of a stop (rfind)",
+                                      "cuts at the last occurrence of a stop (rsplit)"],
+    "the stop text and everything after it are not returned": ["keeps the stop text"],
+    "apart from that cut, each reply comes back exactly as written": ["strips the reply"],
+    "it records every prompt it is sent in `model.prompts`, a list that starts empty": [
+        "records replies instead of prompts"],
+    "the prompt of a call that finds no reply left too": [
+        "records the prompt only when a reply is left"],
+    "when no reply is left, it raises `RuntimeError`": [
+        "returns None when the replies run out", "IndexError when the replies run out"],
+    "it leaves the caller's list unchanged": ["pops from the caller's list"],
+    "two models never share replies or prompts": [
+        "module-level list shared by every model", "mutable default argument for the prompts"],
+}
+
+
+def test_every_scripted_model_rule_has_a_mutant() -> None:
+    assert set(SCRIPTED_RULE_MUTANTS) == rules_of("02.scripted_model")
+
+
+@pytest.mark.parametrize("rule, name", [(r, n) for r, ns in SCRIPTED_RULE_MUTANTS.items() for n in ns])
+def test_scripted_model_mutant_is_caught_under_its_rule(rule: str, name: str) -> None:
+    _SHARED.clear()
+    assert caught_under("02.scripted_model", SCRIPTED_MUTANTS[name], rule) == ""
 
 
 @pytest.mark.parametrize("name", SCRIPTED_MUTANTS)
@@ -386,7 +481,27 @@ def step_returns_whole_reply_as_answer(history, model, tools):
     return history + "\n" + reply + "\nObservation: " + observation, None
 
 
+def step_history_grows_on_final(history, model, tools):
+    reply = model(history, STOP)
+    step = rc.parse_step(reply)
+    if isinstance(step, rc.FinalAnswer):
+        return history + "\n" + reply, step.answer
+    observation = tools.run(step.tool, step.input) if isinstance(step, rc.Action) else step.message
+    return history + "\n" + reply + "\nObservation: " + observation, None
+
+
+def step_empty_answer_to_go_on(history, model, tools):
+    reply = model(history, STOP)
+    step = rc.parse_step(reply)
+    if isinstance(step, rc.FinalAnswer):
+        return history, step.answer
+    observation = tools.run(step.tool, step.input) if isinstance(step, rc.Action) else step.message
+    return history + "\n" + reply + "\nObservation: " + observation, ""
+
+
 STEP_MUTANTS = {
+    "returns the history with the reply on a final answer": step_history_grows_on_final,
+    "returns '' instead of None to go on": step_empty_answer_to_go_on,
     "forgets the stop sequence": step_no_stop,
     "does not append the observation": step_no_observation,
     "appends the observation without the reply": step_observation_only,
@@ -399,6 +514,34 @@ STEP_MUTANTS = {
     "passes the whole reply to the tool": step_passes_whole_reply_to_tool,
     "returns the whole reply as the answer": step_returns_whole_reply_as_answer,
 }
+
+
+STEP_RULE_MUTANTS = {
+    "Call the model with the whole history and the stop sequence": [
+        "forgets the stop sequence", "sends only the last line as the prompt"],
+    "Read the reply with `rc.parse_step(reply)`": ["looks for 'Final Answer:' in the text"],
+    "An `rc.FinalAnswer`: return `(history, step.answer)`": [
+        "returns the whole reply as the answer",
+        "returns the history with the reply on a final answer"],
+    "No tool runs.": ["runs a tool on a final answer"],
+    "An `rc.Action`: the observation is `tools.run(step.tool, step.input)`": [
+        "passes the whole reply to the tool"],
+    "an unknown tool comes back as text": ["looks the tool up directly (KeyError)"],
+    "An `rc.ParseError`: the observation is `step.message`": [
+        "crashes on a parse error", "treats a parse error as the answer"],
+    'Return `(history + "\\n" + reply + "\\nObservation: " + observation, None)`': [
+        "does not append the observation", "appends the observation without the reply"],
+    "`answer` is `None` when the loop should go on": ["returns '' instead of None to go on"],
+}
+
+
+def test_every_one_step_rule_has_a_mutant() -> None:
+    assert set(STEP_RULE_MUTANTS) == rules_of("02.one_step")
+
+
+@pytest.mark.parametrize("rule, name", [(r, n) for r, ns in STEP_RULE_MUTANTS.items() for n in ns])
+def test_one_step_mutant_is_caught_under_its_rule(rule: str, name: str) -> None:
+    assert caught_under("02.one_step", STEP_MUTANTS[name], rule) == ""
 
 
 def test_one_step_reference_passes() -> None:
@@ -635,7 +778,71 @@ def loop_default_of_ten(question, model, tools, max_steps=10):
     return react_loop(question, model, tools, max_steps)
 
 
+def loop_counts_tool_calls(question, model, tools, max_steps=5):
+    """The step counter goes up only when a tool runs: an unreadable model is never stopped."""
+    history, steps = rc.build_prompt(question, tools.describe(), tools.names), 0
+    while steps < max_steps:
+        reply = model(history, STOP)
+        step = rc.parse_step(reply)
+        if isinstance(step, rc.FinalAnswer):
+            return step.answer
+        if isinstance(step, rc.Action):
+            steps += 1
+        history += "\n" + reply + "\nObservation: " + _observation(step, tools)
+    return f"Could not finish within {max_steps} steps."
+
+
+def loop_counts_successful_tools(question, model, tools, max_steps=5):
+    history, steps = rc.build_prompt(question, tools.describe(), tools.names), 0
+    while steps < max_steps:
+        reply = model(history, STOP)
+        step = rc.parse_step(reply)
+        if isinstance(step, rc.FinalAnswer):
+            return step.answer
+        if isinstance(step, rc.Action) and step.tool in tools.names:
+            steps += 1
+        history += "\n" + reply + "\nObservation: " + _observation(step, tools)
+    return f"Could not finish within {max_steps} steps."
+
+
+def loop_tool_looked_up_directly(question, model, tools, max_steps=5):
+    history = rc.build_prompt(question, tools.describe(), tools.names)
+    for _ in range(max_steps):
+        reply = model(history, STOP)
+        step = rc.parse_step(reply)
+        if isinstance(step, rc.FinalAnswer):
+            return step.answer
+        observation = (tools[step.tool].function(step.input) if isinstance(step, rc.Action)
+                       else step.message)
+        history += "\n" + reply + "\nObservation: " + observation
+    return f"Could not finish within {max_steps} steps."
+
+
+def loop_other_hand_over_text(question, model, tools, max_steps=5):
+    answer = react_loop(question, model, tools, max_steps)
+    return answer.replace("Could not finish", "Sorry, I ran out of steps") \
+        if answer.startswith("Could not finish") else answer
+
+
+def loop_calls_twice_per_step(question, model, tools, max_steps=5):
+    history = rc.build_prompt(question, tools.describe(), tools.names)
+    for _ in range(max_steps):
+        if isinstance(rc.parse_step(model(history, STOP)), rc.FinalAnswer):  # a first look
+            pass
+        reply = model(history, STOP)
+        step = rc.parse_step(reply)
+        if isinstance(step, rc.FinalAnswer):
+            return step.answer
+        history += "\n" + reply + "\nObservation: " + _observation(step, tools)
+    return f"Could not finish within {max_steps} steps."
+
+
 LOOP_MUTANTS = {
+    "counts only tool calls as steps": loop_counts_tool_calls,
+    "counts only calls to known tools as steps": loop_counts_successful_tools,
+    "looks the tool up directly (KeyError)": loop_tool_looked_up_directly,
+    "hands over with another text": loop_other_hand_over_text,
+    "calls the model twice per step": loop_calls_twice_per_step,
     "while True (no limit)": loop_while_true,
     "max_steps + 1 model calls": loop_one_too_many,
     "max_steps - 1 model calls": loop_one_too_few,
@@ -653,6 +860,50 @@ LOOP_MUTANTS = {
     "prompt without the tool list": loop_no_tools_in_prompt,
     "default limit of 10": loop_default_of_ten,
 }
+
+
+LOOP_RULE_MUTANTS = {
+    "start the history with `rc.build_prompt(question, tools.describe(), tools.names)`": [
+        "prompt without the tool list"],
+    "take steps as in exercise 2.2": ["gives up on a parse error",
+                                      "looks the tool up directly (KeyError)"],
+    "at most `max_steps` times": ["while True (no limit)", "max_steps + 1 model calls",
+                                  "max_steps - 1 model calls", "calls the model twice per step"],
+    "every call counts as a step, whatever the reply": [
+        "counts only tool calls as steps", "counts only calls to known tools as steps"],
+    "always with `STOP`": ["does not send the stop sequence"],
+    "append each reply and then its observation to the history": [
+        "does not feed observations back", "keeps only the latest step",
+        "appends the observation without the reply", "appends the reply without the observation",
+        "appends the observation before the reply", "keeps the action but not the thought"],
+    "return the answer's text as soon as a reply is a final answer": [
+        "goes on after a final answer", "checks the limit before reading the last reply"],
+    'return a hand-over text that starts with `"Could not finish"`': ["hands over with another text"],
+    "Never `None`.": ["returns None at the limit"],
+    "`react_loop(question, model, tools, max_steps=5)`": ["default limit of 10"],
+}
+
+
+def test_every_react_loop_rule_has_a_mutant() -> None:
+    assert set(LOOP_RULE_MUTANTS) == rules_of("02.react_loop")
+
+
+@pytest.mark.parametrize("rule, name", [(r, n) for r, ns in LOOP_RULE_MUTANTS.items() for n in ns])
+def test_react_loop_mutant_is_caught_under_its_rule(rule: str, name: str) -> None:
+    assert caught_under("02.react_loop", LOOP_MUTANTS[name], rule) == ""
+
+
+def test_a_loop_that_never_reads_a_reply_is_stopped_at_its_limit() -> None:
+    """The issue's case: counting only tool calls made 1,001 calls against an unreadable model."""
+    result = check("02.react_loop", loop_counts_tool_calls)
+    failed = {c.name: c for c in result.cases if c.status == "failed"}
+    assert "replies that cannot be read count as steps" in failed
+    assert "more than 3 times" in failed["replies that cannot be read count as steps"].message
+
+
+def test_a_loop_that_calls_twice_per_step_is_told_so() -> None:
+    text = str(check("02.react_loop", loop_calls_twice_per_step))
+    assert "sent the same prompt in calls 1 and 2" in text and "once per step" in text
 
 
 def test_react_loop_reference_passes() -> None:
@@ -699,10 +950,27 @@ def test_predict_calls_matches_the_library() -> None:
     assert check("02.predict_calls", answer).status == "passed"
 
 
-@pytest.mark.parametrize("wrong", [(3, "step_limit"), (4, "final_answer"), (2, "step_limit"),
-                                   4, "4, step_limit", (4, "step limit"), [4]])
-def test_predict_calls_wrong_answers_fail(wrong) -> None:
-    assert check("02.predict_calls", wrong).status == "failed"
+PREDICTION_RULE_MUTANTS = {
+    "How many times is the model called": [(3, "step_limit"), (2, "step_limit"), (5, "step_limit")],
+    "what is the run's `end_reason`?": [(4, "final_answer"), (4, "step limit"), (4, "error")],
+    "Write your prediction as a tuple `(model_calls, end_reason)`": [4, "4, step_limit", [4]],
+}
+
+
+def test_every_predict_calls_rule_has_a_wrong_prediction() -> None:
+    assert set(PREDICTION_RULE_MUTANTS) == rules_of("02.predict_calls")
+
+
+@pytest.mark.parametrize("rule, wrong", [(r, w) for r, ws in PREDICTION_RULE_MUTANTS.items() for w in ws])
+def test_predict_calls_wrong_answer_is_caught_under_its_rule(rule: str, wrong) -> None:
+    assert caught_under("02.predict_calls", wrong, rule) == ""
+
+
+def test_predict_calls_feedback_says_what_each_item_is_about() -> None:
+    text = str(check("02.predict_calls", (5, "final_answer")))
+    assert "prediction[0]: how many times the model is called" in text
+    assert "prediction[1]: the run's end_reason" in text
+    assert "got:      5" in text and "got:      'final_answer'" in text
 
 
 def test_predict_calls_explains_the_extra_call() -> None:

@@ -109,7 +109,7 @@ EXERCISES = checks.exercises()
 def table(exercise_id: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     rules = checks._lookup(exercise_id).rules
     assert rules, (f"{exercise_id} has no rules table: pass rules={{phrase from the statement: "
-                   "(case name, ...)}} to @exercise")
+                   "(case name, ...)} to @exercise")
     return rules
 
 

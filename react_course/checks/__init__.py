@@ -12,6 +12,7 @@ graders and CI:
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import os
@@ -133,11 +134,22 @@ def exercises(lesson: str | None = None) -> list[str]:
 def check(exercise_id: str, obj: Any) -> CheckResult:
     """Run an exercise's cases on ``obj`` (the student's function or value)."""
     spec = _lookup(exercise_id)
-    result = run_cases(spec.id, spec.title, obj, spec.cases)
+    result = _with_rules(run_cases(spec.id, spec.title, obj, spec.cases), spec.rules)
     _record(result)
     if os.environ.get("REACT_COURSE_STRICT") == "1" and not result.passed:
         raise CheckFailed(str(result))
     return result
+
+
+def _with_rules(result: CheckResult, rules: tuple[tuple[str, tuple[str, ...]], ...]) -> CheckResult:
+    """Name, on each failed case, the rules of the statement it exercises."""
+    def named(case: CaseResult) -> CaseResult:
+        phrases = [f'"{rule}"' for rule, names in rules if case.name in names]
+        if case.status != "failed" or not phrases:
+            return case
+        return dataclasses.replace(case, rule="; ".join(phrases))
+
+    return dataclasses.replace(result, cases=tuple(named(case) for case in result.cases))
 
 
 def _record(result: CheckResult) -> None:

@@ -77,6 +77,7 @@ class CaseResult:
     hint: str = ""
     printed: str = ""
     timed_out: bool = False
+    rule: str = ""  # the rules of the statement this case exercises, shown when it fails
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -159,8 +160,9 @@ MARKS = {"passed": "PASS", "failed": "FAIL", "not attempted": "TODO", "not run":
 
 
 def _details(case: CaseResult) -> list[tuple[str, str]]:
-    pairs = [("given:", case.given), ("expected:", case.expected), ("got:", case.got),
-             ("problem:", case.message), ("printed:", case.printed), ("hint:", case.hint)]
+    pairs = [("rule:", case.rule), ("given:", case.given), ("expected:", case.expected),
+             ("got:", case.got), ("problem:", case.message), ("printed:", case.printed),
+             ("hint:", case.hint)]
     return [(label, text) for label, text in pairs if text]
 
 

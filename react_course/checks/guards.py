@@ -18,16 +18,35 @@ class GuardedModel:
     def __init__(self, model: Callable[..., str], max_calls: int) -> None:
         self.model, self.max_calls = model, max_calls
         self.calls = 0
+        self.prompts: list[str] = []
 
     def __call__(self, prompt: str, stop: Any = None) -> str:
         self.calls += 1
+        self.prompts.append(prompt)
         if self.calls > self.max_calls:
-            times = "time" if self.max_calls == 1 else "times"
-            raise CallBudgetExceeded(
-                f"your loop called the model more than {self.max_calls} {times}; "
-                "a correct loop stops at its step limit"
-            )
+            raise CallBudgetExceeded(self.why())
         return self.model(prompt, stop)
+
+    def repeated_prompt(self) -> int | None:
+        """The number of the first call that was sent the same prompt as the call before it."""
+        pairs = zip(self.prompts, self.prompts[1:], strict=False)
+        return next((n for n, (a, b) in enumerate(pairs, start=2) if a == b), None)
+
+    def why(self) -> str:
+        """What a loop that made too many calls did wrong, as far as the calls show.
+
+        >>> guard = GuardedModel(lambda prompt, stop: "x", max_calls=1)
+        >>> guard("p"), guard.why()
+        ('x', 'your loop called the model more than 1 time; a correct loop stops at its step limit')
+        """
+        times = "time" if self.max_calls == 1 else "times"
+        said = f"your loop called the model more than {self.max_calls} {times}"
+        again = self.repeated_prompt()
+        if again is not None:
+            return (f"{said}, and it sent the same prompt in calls {again - 1} and {again}: call "
+                    "the model once per step, and append the reply and its observation before "
+                    "the next call")
+        return f"{said}; a correct loop stops at its step limit"
 
     @property
     def records(self) -> list:

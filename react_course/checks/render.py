@@ -36,7 +36,7 @@ def to_html(result: CheckResult) -> str:
 def _details(case) -> str:
     if case.status in ("passed", "not run"):
         return ""
-    rows = [("given", case.given), ("expected", case.expected), ("got", case.got),
+    rows = [("rule", case.rule), ("given", case.given), ("expected", case.expected), ("got", case.got),
             ("problem", case.message), ("printed", case.printed), ("hint", case.hint)]
     cells = "".join(
         f"<tr><td style='vertical-align:top;padding-right:6px;color:#57606a'>{label}</td>"

@@ -67,8 +67,10 @@ PAPER_QUESTIONS: dict[str, tuple[Callable[[Any], bool | str], str]] = {
             30.4: "30.4 is a re-run with GPT-3 on 500 dev questions, from the authors' code "
                   "repository: another model and another sample. The question asks for the paper's "
                   "PaLM-540B table.",
-            29.4: "29.4 is CoT's score in that table (and the number an appendix gives for another "
-                  "subset): not ReAct's in the main table.",
+            29.4: "29.4 is CoT's score in that table (and ReAct's in an appendix comparison on 500 "
+                  "random validation questions, against GPT-3's 30.8): not ReAct's in the main table.",
+            30.8: "30.8 is GPT-3's score in an appendix comparison on 500 random validation "
+                  "questions: another model and another sample, not the main table.",
             35.1: "35.1 is the best combination, ReAct→CoT-SC, not ReAct alone.",
             34.2: "34.2 is the combination CoT-SC→ReAct, not ReAct alone.",
             25.7: "25.7 is Act (actions without thoughts), not ReAct.",
@@ -130,9 +132,37 @@ PAPER_QUESTIONS: dict[str, tuple[Callable[[Any], bool | str], str]] = {
 }
 
 
+# What each answer is about, shown with a wrong one (a bare "got: 5" says nothing).
+ABOUT = {
+    "hotpotqa_react": "ReAct's HotpotQA exact match (PaLM-540B, main table)",
+    "best_hotpotqa": "the method with the best HotpotQA exact match (a letter)",
+    "react_beats_cot_hotpotqa": "does ReAct alone beat chain of thought on HotpotQA? (True/False)",
+    "react_beats_cot_fever": "does ReAct alone beat chain of thought on FEVER? (True/False)",
+    "reasoning_error_share": "the percentage of ReAct's HotpotQA failures that were reasoning errors",
+    "switch_trigger": "when ReAct→CoT-SC switches to CoT-SC (a letter)",
+    "alfworld_react": "ReAct's ALFWorld success rate in percent, as the abstract's +34 counts it",
+}
+
+RULES = {
+    "`hotpotqa_react`: ReAct's HotpotQA exact match": ("hotpotqa_react",),
+    "`best_hotpotqa`: which method had the best HotpotQA exact match?": ("best_hotpotqa",),
+    "does ReAct alone beat chain of thought on HotpotQA?": ("react_beats_cot_hotpotqa",),
+    "does ReAct alone beat chain of thought on FEVER?": ("react_beats_cot_fever",),
+    "what percentage of ReAct's HotpotQA failures were reasoning errors": ("reasoning_error_share",),
+    "when does ReAct→CoT-SC switch to CoT-SC?": ("switch_trigger",),
+    "ReAct's ALFWorld success rate, in percent, as the abstract's +34 points counts it": (
+        "alfworld_react",),
+    "Numbers are Python numbers": ("hotpotqa_react", "alfworld_react"),
+    "percentages are numbers of percent": ("reasoning_error_share", "alfworld_react"),
+    "yes/no answers are `True` or `False`": ("react_beats_cot_hotpotqa", "react_beats_cot_fever"),
+    "choices are one letter": ("best_hotpotqa", "switch_trigger"),
+}
+
+
 @exercise(
     "01.paper_facts",
     "the ReAct paper's numbers and their caveats",
+    rules=RULES,
     hints=(
         "Every answer is in the lesson's section on the paper's results (PaLM-540B, few-shot): "
         "the HotpotQA and FEVER table, the error analysis and the decision-making results.",
@@ -143,10 +173,11 @@ PAPER_QUESTIONS: dict[str, tuple[Callable[[Any], bool | str], str]] = {
     ),
 )
 def paper_facts_cases(answers: Any):
-    yield from _quiz(answers, PAPER_QUESTIONS)
+    yield from _quiz(answers, PAPER_QUESTIONS, ABOUT)
 
 
-def _quiz(answers: Any, questions: dict[str, tuple[Callable[[Any], bool | str], str]]):
+def _quiz(answers: Any, questions: dict[str, tuple[Callable[[Any], bool | str], str]],
+          about: dict[str, str]):
     if isinstance(answers, dict) and answers and all(v is Ellipsis for v in answers.values()):
         raise NotImplementedError("every answer is still ...")
     if not isinstance(answers, dict):
@@ -155,4 +186,4 @@ def _quiz(answers: Any, questions: dict[str, tuple[Callable[[Any], bool | str], 
         return
     for key, (test, hint) in questions.items():
         yield Case(key, lambda key=key: answer_for(answers, key), test=test, hint=hint,
-                   given=f"answers[{key!r}]")
+                   given=f"answers[{key!r}]: {about[key]}")

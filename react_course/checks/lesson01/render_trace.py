@@ -60,9 +60,28 @@ TOTAL = _step("Three notebooks at 4 and two pens at 2.", "calculate", "3 * 4 + 2
 
 
 
+RULES = {
+    "Question: <question>": ("one step and an answer", "no steps: a reason-only answer"),
+    "then for each step": ("three steps, every one kept, in order",),
+    "(left out when the thought is empty or missing)": (
+        "a step without a thought (act-only)", "a step with no 'thought' key at all"),
+    'Action Input: <step["input"]>': ("one step and an answer",
+                                      "agrees with the library's transcript of a real run"),
+    "exactly as given, even over several lines": (
+        "a multi-line observation, kept as it is", "spaces around an observation are kept"),
+    "unless answer is None": ("no answer: the run ended without one",
+                              "an empty answer is still an answer"),
+    "Thought: <final_thought>": ("no steps: a reason-only answer",),
+    "(left out when final_thought is empty)": ("an empty final thought: no final Thought line",),
+    "No blank lines, and no newline after the last line": (
+        "one step and an answer", "three steps, every one kept, in order"),
+}
+
+
 @exercise(
     "01.render_trace",
     "write the classic text trace from plain data",
+    rules=RULES,
     hints=(
         "Build a list of lines and join it with '\\n' at the end: no blank lines, no newline "
         "after the last line.",
@@ -150,6 +169,22 @@ def _edge_rows() -> list[tuple]:
         f"Action Input: Paris tower 1889\nObservation: {NO_PAGE}",
         "answer=None means the run stopped without a final answer: end with the last observation, "
         "and write no final Thought and no 'Final Answer: None'.",
+    ), (
+        "an empty answer is still an answer",
+        (QUESTION, [by_name], ""),
+        f"Question: {QUESTION}\nThought: {by_name['thought']}\nAction: search\n"
+        f"Action Input: Eiffel Tower\nObservation: {EIFFEL}\n"
+        "Thought: I now know the answer\nFinal Answer: ",
+        "Only answer=None means 'no answer'. An empty string is an answer (the model wrote "
+        "'Final Answer:' with nothing after it): test 'answer is not None', not 'if answer'.",
+    ), (
+        "spaces around an observation are kept",
+        (NOTEBOOK_Q, [{**NOTEBOOK, "observation": "  A notebook costs 4.  "}], "4"),
+        f"Question: {NOTEBOOK_Q}\nThought: I need the price of a notebook.\nAction: price\n"
+        "Action Input: notebook\nObservation:   A notebook costs 4.  \n"
+        "Thought: I now know the answer\nFinal Answer: 4",
+        "Write the observation exactly as the tool returned it, spaces included: no strip(). "
+        "The trace is a record of what the program saw.",
     ), (
         "a multi-line observation, kept as it is",
         (QUESTION, [_step("Search.", "search", "Paris tower", multi), by_name], "330 m"),

@@ -24,16 +24,28 @@ SYSTEMS: dict[str, tuple[str, str]] = {
                          "however careful its written reasoning is."),
     "D": ("react", "It writes a thought before every tool call and reads each result before "
                    "its next thought."),
-    "E": ("act-only", "It is a loop with tools, so it is an agent; but what does it write before "
-                      "each call?"),
+    "E": ("act-only", "It is a loop with tools, so it is an agent; but what does it write (or "
+                      "think, hidden) before each call?"),
     "F": ("react", "Before every command it says what it expects (a thought), runs one command "
                    "(an action), reads the output (an observation) and decides again."),
+}
+
+
+RULES = {
+    "Label each system with one of": tuple(f"system {key}" for key in SYSTEMS),
+    "passes every message through the same three steps, in the same order": ("system A",),
+    "a model first writes a list of five searches": ("system B",),
+    "It has no tools.": ("system C",),
+    "Before each tool call, the model writes a sentence about what it knows": ("system D",),
+    "one tool call per turn and no other text": ("system E",),
+    "before each shell command it runs, what it expects the command to show": ("system F",),
 }
 
 
 @exercise(
     "01.which_design",
     "name the design of six systems",
+    rules=RULES,
     hints=(
         "Ask three questions: does it use tools? is there a loop that reads each result before "
         "deciding the next step? is there a written thought before each action?",
@@ -51,8 +63,9 @@ def which_design_cases(labels: Any):
         return
     for key, (right, why) in SYSTEMS.items():
         yield Case(f"system {key}", lambda key=key: answer_for(labels, key), test=_design(right, why),
-                   given=f"labels[{key!r}]", hint="Reread the description: which of the three "
-                   "questions in the hints does it answer yes to?")
+                   given=f"labels[{key!r}]: the design of system {key}",
+                   hint="Reread the description: which of the three questions in the hints does "
+                        "it answer yes to?")
 
 
 def _design(right: str, why: str) -> Callable[[Any], bool | str]:

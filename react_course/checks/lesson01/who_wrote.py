@@ -146,6 +146,28 @@ WHO_WROTE_TRACES = {
         "Real models write 'THOUGHT:' or 'action input:'. Compare keywords without regard "
         "to case (for example, lower-case the line first).",
     ),
+    "spaces before a keyword": (
+        f"Question: {QUESTION}\n"
+        "  Thought: I need the tower's height.\n"
+        "  Action: search\n"
+        "  Action Input: Eiffel Tower\n"
+        f"  Observation: {EIFFEL}\n"
+        "  Thought: I now know the answer\n"
+        "  Final Answer: 330 m",
+        "A trace copied from a log is often indented. Spaces before the keyword are allowed: "
+        "match with r'\\s*' before it, or look at line.lstrip().",
+    ),
+    "lines before the first keyword": (
+        "Answer the question by thinking step by step and using tools.\n"
+        "- search(query: str): Find a page by the name of its subject.\n"
+        "\n"
+        f"Question: {QUESTION}\n"
+        "Thought: I should search for the name.\n"
+        "Action: search\n"
+        "Action Input: Eiffel Tower",
+        "A prompt starts with the program's instructions, before any keyword. Lines before the "
+        "first keyword are the program's: start with the author 'program'.",
+    ),
     "a word that only starts like a keyword": (
         f"Question: {QUESTION}\n"
         "Thought: I have searched twice.\n"
@@ -159,9 +181,27 @@ WHO_WROTE_TRACES = {
 }
 
 
+RULES = {
+    "one label per line": ("a multi-line observation", "a multi-line thought"),
+    "Question and Observation lines are the program's": (
+        "the question is the program's", "one full step, in the canonical format"),
+    "Thought, Action, Action Input and Final Answer lines are the model's": (
+        "one full step, in the canonical format", "Action Input is the model's"),
+    "then an optional step number": ("the paper's numbered format",),
+    "spaces before the keyword are allowed": ("spaces before a keyword",),
+    "Keywords may be in any case": ("keywords in any case",),
+    "count only as whole words": ("a word that only starts like a keyword",),
+    'A line that starts with "[" is a note by the program': ("the program's notes in brackets",),
+    "continues the line before it and has the same author": (
+        "a multi-line observation", "a multi-line thought", "the program's notes in brackets"),
+    "Lines before the first keyword are the program's": ("lines before the first keyword",),
+}
+
+
 @exercise(
     "01.who_wrote",
     "label each line of a trace: model or program",
+    rules=RULES,
     hints=(
         "Walk through the lines keeping the current author. A line that starts with a keyword "
         "sets the author; any other line keeps it.",

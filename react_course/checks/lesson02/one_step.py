@@ -111,6 +111,18 @@ def _final_is(expected: str) -> Callable[[dict[str, Any]], bool | str]:
     return test
 
 
+def _history_unchanged(run: dict[str, Any]) -> bool | str:
+    got = run["got"]
+    if not (isinstance(got, tuple | list) and len(got) == 2):
+        return "return a tuple (history, answer)"
+    if got[0] == run["history"]:
+        return True
+    if isinstance(got[0], str) and got[0].startswith(run["history"]):
+        return ("the history came back with text added after it: on a final answer return the "
+                "history you were given, unchanged")
+    return "on a final answer, return the history you were given, unchanged"
+
+
 def _sent_right(run: dict[str, Any]) -> bool | str:
     call = run["calls"][0] if run["calls"] else None
     if call is None:
@@ -128,9 +140,35 @@ def _show_sent(run: dict[str, Any]) -> str:
     return f"prompt: {same}; stop: {call.stop!r}"
 
 
+RULES = {
+    "Call the model with the whole history and the stop sequence": (
+        "the whole history is the prompt, sent with the stop sequence",
+        "the model's invented observation never reaches the history"),
+    "Read the reply with `rc.parse_step(reply)`": (
+        "the paper's finish[...] is a final answer too",),
+    "An `rc.FinalAnswer`: return `(history, step.answer)`": (
+        "a final answer is returned and no tool runs",
+        "on a final answer the history comes back unchanged"),
+    "No tool runs.": ("a final answer is returned and no tool runs",),
+    "An `rc.Action`: the observation is `tools.run(step.tool, step.input)`": (
+        "an action runs the tool and appends the reply and the observation",
+        "the tool gets the parsed input"),
+    "an unknown tool comes back as text": (
+        "an unknown tool name becomes an observation, not a crash",),
+    "An `rc.ParseError`: the observation is `step.message`": (
+        "a reply that cannot be read becomes the observation",),
+    'Return `(history + "\\n" + reply + "\\nObservation: " + observation, None)`': (
+        "an action runs the tool and appends the reply and the observation",),
+    "`answer` is `None` when the loop should go on": (
+        "an action runs the tool and appends the reply and the observation",
+        "a reply that cannot be read becomes the observation"),
+}
+
+
 @exercise(
     "02.one_step",
     "one step of the loop",
+    rules=RULES,
     hints=(
         "Three outcomes of rc.parse_step(reply): rc.FinalAnswer (return history, step.answer), "
         "rc.Action (observation = tools.run(step.tool, step.input)), rc.ParseError "
@@ -191,6 +229,15 @@ def _final_cases(one_step: Callable) -> Iterator[Case]:
         show=_show_step,
         given=f"{GIVEN}, with the model replying {ANSWER!r}",
         hint="When parse_step gives an rc.FinalAnswer, return (history, step.answer) at once.",
+    )
+    yield Case(
+        "on a final answer the history comes back unchanged",
+        lambda: _step(one_step, ANSWER),
+        test=_history_unchanged,
+        expected=Text("(history, '3 notebooks and 2 pens cost 16.'), history exactly as given"),
+        show=_show_step,
+        given=f"{GIVEN}, with the model replying {ANSWER!r}",
+        hint="Return (history, step.answer): the loop ends here, so nothing is appended.",
     )
     finish = "Thought: I know it now.\nAction: finish[16]"
     yield Case(

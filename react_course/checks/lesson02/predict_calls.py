@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import exercise
-from ..framework import Case
+from ..framework import Case, describe
 from .common import Text
 
 
@@ -35,6 +35,18 @@ def _reason_test(got: Any) -> bool | str:
     return False
 
 
+def _item(got: Any, index: int) -> Any:
+    return got[index] if isinstance(got, tuple | list) and len(got) > index else got
+
+
+RULES = {
+    "How many times is the model called": ("number of model calls",),
+    "what is the run's `end_reason`?": ("end reason",),
+    "Write your prediction as a tuple `(model_calls, end_reason)`": (
+        "it is a (model calls, end reason) pair",),
+}
+
+
 @exercise(
     "02.predict_calls",
     "predict a run at its step limit",
@@ -46,6 +58,7 @@ def _reason_test(got: Any) -> bool | str:
         "After max_steps calls without an answer, run_react makes one more call that may only "
         "answer, and labels that answer best effort.",
     ),
+    rules=RULES,
 )
 def predict_calls_cases(answer: Any) -> Any:
     shape = "write a tuple: (model calls, end reason), e.g. (5, 'final_answer')"
@@ -54,22 +67,24 @@ def predict_calls_cases(answer: Any) -> Any:
         lambda: answer,
         test=lambda got: (isinstance(got, tuple | list) and len(got) == 2) or shape,
         expected=Text("a tuple of two items"),
-        given="answer",
+        given="prediction: (model calls, end reason)",
         hint=shape,
     )
     yield Case(
         "number of model calls",
         lambda: answer,
         test=_calls_test,
-        expected=Text("4 (first item)"),
-        given="answer[0]",
+        expected=Text("4"),
+        show=lambda got: describe(_item(got, 0)),
+        given="prediction[0]: how many times the model is called in the run",
         hint="Count the replies the run uses, including the extra one at the step limit.",
     )
     yield Case(
         "end reason",
         lambda: answer,
         test=_reason_test,
-        expected=Text("'step_limit' (second item)"),
-        given="answer[1]",
+        expected=Text("'step_limit'"),
+        show=lambda got: describe(_item(got, 1)),
+        given="prediction[1]: the run's end_reason",
         hint="The end reasons are listed in rc.END_REASONS; which one fits a run that used up its steps?",
     )

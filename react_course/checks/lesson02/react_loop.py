@@ -43,6 +43,21 @@ def never_answers() -> ReactiveModel:
         f"Thought: I still need more prices.\nAction: price\nAction Input: item {len(pad.steps) + 1}"))
 
 
+def always(reply: str) -> ReactiveModel:
+    """A model that gives the same reply on every call, however often it is called."""
+    return ReactiveModel(respond=lambda pad: reply)
+
+
+def _twice(guarded: GuardedModel) -> str:
+    """A message for a loop that sent one prompt twice in a row ('' if it did not)."""
+    again = guarded.repeated_prompt()
+    if again is None:
+        return ""
+    return (f"; it sent the same prompt in calls {again - 1} and {again}: call the model once "
+            "per step (each call is a step), and append the reply and its observation before "
+            "the next call")
+
+
 def _loop(react_loop: Callable, model: Any, tools: ToolRegistry, max_calls: int,
           **options: Any) -> tuple[Any, GuardedModel]:
     guarded = GuardedModel(model, max_calls=max_calls)
@@ -54,7 +69,7 @@ def _hand_over(max_steps: int) -> Callable[[tuple[Any, GuardedModel]], bool | st
         answer, guarded = got
         if guarded.calls != max_steps:
             return (f"your loop made {calls(guarded.calls)}; with max_steps={max_steps} it "
-                    f"should make exactly {calls(max_steps)}, then hand over")
+                    f"should make exactly {calls(max_steps)}, then hand over{_twice(guarded)}")
         if answer is None:
             return "the loop returned None at the step limit: return a hand-over text instead"
         if not (isinstance(answer, str) and answer.startswith("Could not finish")):
@@ -71,7 +86,8 @@ def _answers(expected: str, expected_calls: int) -> Callable[[tuple[Any, Guarded
         if answer != expected:
             return f"returned {describe(answer, 120)}"
         if guarded.calls != expected_calls:
-            return f"your loop made {calls(guarded.calls)}, expected {calls(expected_calls)}"
+            return (f"your loop made {calls(guarded.calls)}, expected {calls(expected_calls)}"
+                    f"{_twice(guarded)}")
         return True
 
     return test
@@ -89,9 +105,33 @@ def _prompts(react_loop: Callable, script: list[str]) -> list[Any]:
     return model.calls
 
 
+RULES = {
+    "start the history with `rc.build_prompt(question, tools.describe(), tools.names)`": (
+        "the first prompt holds the tools and the question",),
+    "take steps as in exercise 2.2": (
+        "a reply that cannot be read does not end the loop", "an unknown tool does not crash the loop"),
+    "at most `max_steps` times": (
+        "stops after max_steps calls and hands over", "max_steps=1 allows one call"),
+    "every call counts as a step, whatever the reply": (
+        "replies that cannot be read count as steps", "calls to unknown tools count as steps"),
+    "always with `STOP`": ("every call sends the stop sequence",),
+    "append each reply and then its observation to the history": (
+        "each observation is in the next prompt", "the model's own replies are in the next prompt"),
+    "return the answer's text as soon as a reply is a final answer": (
+        "a first reply that is a final answer ends the loop",
+        "a final answer on the last allowed step counts",
+        "solves the shop question with the course's scripted model"),
+    "return a hand-over text that starts with `\"Could not finish\"`": (
+        "stops after max_steps calls and hands over",),
+    "Never `None`.": ("stops after max_steps calls and hands over",),
+    "`react_loop(question, model, tools, max_steps=5)`": ("the default limit is 5 steps",),
+}
+
+
 @exercise(
     "02.react_loop",
     "the loop with its step limit",
+    rules=RULES,
     hints=(
         "for _ in range(max_steps): ... one step ... ; after the for loop, return "
         "f'Could not finish within {max_steps} steps ...'. A for loop cannot forget its limit.",
@@ -107,6 +147,7 @@ def react_loop_cases(react_loop: Callable) -> Any:
     yield from _prompt_cases(react_loop)
     yield from _request_cases(react_loop)
     yield from _limit_cases(react_loop)
+    yield from _counted_cases(react_loop)
     yield from _reply_cases(react_loop)
 
 
@@ -215,6 +256,32 @@ def _limit_cases(react_loop: Callable) -> Iterator[Case]:
         show=_show_answer,
         given="react_loop(question, model, tools, max_steps=1), with a model that never answers",
         hint="range(max_steps) gives max_steps turns; count model calls, not tool calls.",
+    )
+
+
+def _counted_cases(react_loop: Callable) -> Iterator[Case]:
+    """Every model call is a step, whatever the reply: unreadable replies and unknown tools too."""
+    yield Case(
+        "replies that cannot be read count as steps",
+        lambda: _loop(react_loop, always(UNREADABLE), logged_tools([]), max_calls=3, max_steps=3),
+        test=_hand_over(3),
+        expected=Text("a text starting 'Could not finish' after exactly 3 model calls"),
+        show=_show_answer,
+        given=f"react_loop(question, model, tools, max_steps=3), the model always replying "
+              f"{UNREADABLE!r}",
+        hint="max_steps counts model calls, whatever the reply: a loop that counts only tool "
+             "calls never stops when a model never writes a readable reply.",
+    )
+    unknown = "Thought: I need a price.\nAction: cost\nAction Input: pen"
+    yield Case(
+        "calls to unknown tools count as steps",
+        lambda: _loop(react_loop, always(unknown), logged_tools([]), max_calls=3, max_steps=3),
+        test=_hand_over(3),
+        expected=Text("a text starting 'Could not finish' after exactly 3 model calls"),
+        show=_show_answer,
+        given=f"react_loop(question, model, tools, max_steps=3), the model always replying "
+              f"{unknown!r}",
+        hint="Count every model call as a step, including the ones whose tool did not run.",
     )
 
 

@@ -19,6 +19,8 @@ from .common import Text
 OBS_REPLY = ("Thought: I need the price of a pen.\nAction: price\nAction Input: pen\n"
              "Observation: A pen costs 99.")
 CUT_REPLY = "Thought: I need the price of a pen.\nAction: price\nAction Input: pen"
+SPACED = "  Thought: I need a price.  \n"
+SPACED_BEFORE_STOP = "Action: price\nAction Input: pen  \nObservation: A pen costs 99."
 TWICE_REPLY = (CUT_REPLY + "\nObservation: A pen costs 99.\nThought: So 2 pens cost 198."
                "\nObservation: 198 is right.")
 
@@ -78,6 +80,23 @@ def _prompts_recorded(make: Callable) -> tuple[Any, Any]:
     return before, list(model.prompts)
 
 
+def _as_written(make: Callable) -> list[Any]:
+    model = make([SPACED, SPACED_BEFORE_STOP])
+    return [model("p1"), model("p2", ["\nObservation"])]
+
+
+def _prompts_after_running_out(make: Callable) -> list[Any]:
+    model = make(["only"])
+    model("p1")
+    try:
+        model("p2: one call too many")
+    except NotImplementedError:
+        raise
+    except Exception:  # the case checks the record, not the error
+        pass
+    return list(model.prompts)
+
+
 def _make_twice(make: Callable) -> tuple[list[str], list[Any], list[Any]]:
     a, b = make(["a1", "a2"]), make(["b1"])
     replies = [a("prompt for a"), b("prompt for b"), a("second prompt for a")]
@@ -100,9 +119,33 @@ def _caller_list_kept(make: Callable) -> list[str]:
     return script
 
 
+RULES = {
+    "it returns the replies in order, first in, first out": (
+        "replies come back in order (first in, first out)",),
+    "when `stop` (a list of strings, or `None`) is given": (
+        "with no stop, the whole reply comes back", "stop passed by position, as a loop passes it",
+        "a stop that is not in the reply changes nothing"),
+    "it cuts the reply just before the": ("the reply is cut just before the stop sequence",),
+    "whichever stop that is": ("several stops: cut at the one that comes first in the reply",),
+    "even if it occurs again later": ("a stop that occurs twice: cut at its first occurrence",),
+    "the stop text and everything after it are not returned": (
+        "the reply is cut just before the stop sequence",),
+    "apart from that cut, each reply comes back exactly as written": (
+        "a reply comes back exactly as written, spaces and newlines included",),
+    "it records every prompt it is sent in `model.prompts`, a list that starts empty": (
+        "model.prompts records every prompt, in order",),
+    "the prompt of a call that finds no reply left too": ("the call that runs out is recorded too",),
+    "when no reply is left, it raises `RuntimeError`": (
+        "running out raises RuntimeError", "an empty script raises on its first call"),
+    "it leaves the caller's list unchanged": ("the caller's list of replies is left unchanged",),
+    "two models never share replies or prompts": ("two models keep their own replies and prompts",),
+}
+
+
 @exercise(
     "02.scripted_model",
     "a scripted model",
+    rules=RULES,
     hints=(
         "Copy the replies into a list of your own inside make_scripted_model, define model() "
         "inside it, and attach the list of prompts to it: model.prompts = [].",
@@ -128,6 +171,15 @@ def _reply_cases(make: Callable) -> Iterator[Case]:
         expected=["one", "two", "three"],
         given='model = make_scripted_model(["one", "two", "three"]); three calls',
         hint="The first reply in the list is the first one returned: take from the front, not the end.",
+    )
+    yield Case(
+        "a reply comes back exactly as written, spaces and newlines included",
+        lambda: _as_written(make),
+        expected=[SPACED, "Action: price\nAction Input: pen  "],
+        given=f"model = make_scripted_model([{SPACED!r}, {SPACED_BEFORE_STOP!r}]); "
+              "model('p1'); model('p2', ['\\nObservation'])",
+        hint="Return reply[:cut] (or the whole reply) and nothing else: no strip(). A loop must "
+             "see exactly what the model wrote.",
     )
     yield Case(
         "with no stop, the whole reply comes back",
@@ -197,6 +249,15 @@ def _record_cases(make: Callable) -> Iterator[Case]:
         given='model = make_scripted_model(["one", "two"]); model.prompts before and after '
               'model("p1"), model("p2")',
         hint="Start with model.prompts = [] and append the prompt (not the reply) on every call.",
+    )
+    yield Case(
+        "the call that runs out is recorded too",
+        lambda: _prompts_after_running_out(make),
+        expected=["p1", "p2: one call too many"],
+        given='model = make_scripted_model(["only"]); model("p1"); model("p2: one call too '
+              'many") (it raises); then model.prompts',
+        hint="Append the prompt first, then check whether a reply is left: the call that runs "
+             "out was still sent a prompt, and a test reading model.prompts must see it.",
     )
     yield Case(
         "running out raises RuntimeError",
