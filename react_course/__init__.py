@@ -5,12 +5,14 @@ holds one idea, in the order the lessons teach them:
 
     models      a model is model(prompt, stop) -> text; scripted models   (02)
     prompts     the text ReAct prompt, and reading one back                (02)
-    loop        run_react: the loop, its steps and its result              (02-05)
+    record      the run record: ToolCall, Observation, Step, RunResult     (02)
+    loop        run_react: the text loop, a short driver over the parts    (02)
     stops       stop sequences and the client-side cut                     (03)
     parsing     parse_step: Action, FinalAnswer or ParseError              (03)
     tools       typed functions as tools; the bundled offline tools        (04)
     calculator  arithmetic without eval                                    (04)
-    guards      limits, repeats, end reasons                               (05)
+    execute     the one door every tool call passes                        (04-06)
+    guards      Limits and the Budget that enforces them; end reasons      (05)
     tokens      token estimates                                            (08)
     providers   real models by configuration                               (00)
     demo        the scripted model that solves the worked examples         (00)
@@ -18,22 +20,26 @@ holds one idea, in the order the lessons teach them:
 
 from .calculator import calculate
 from .demo import WORKED_EXAMPLES, demo_model
-from .guards import END_REASONS, LimitExceeded, Limits
-from .loop import RunResult, Step, run_react
+from .errors import ContextWindowFull, LimitExceeded, LimitReached, ModelConfigError, ModelError
+from .guards import END_REASONS, Budget, Limits
+from .loop import run_react
 from .models import ModelCall, ReactiveModel, ScriptedModel, ScriptExhausted
 from .observations import truncate
 from .parsing import Action, FinalAnswer, ParseError, parse_step
 from .prompts import Scratchpad, build_prompt, read_prompt
 from .providers import OpenAIChatModel, course_model, parse_model_spec, uses_real_model
+from .record import Observation, RunResult, Step, ToolCall, Usage
 from .stops import DEFAULT_STOPS, cut_at_stop
-from .tokens import TokenUsage, count_tokens, estimate_tokens
+from .tokens import count_tokens, estimate_tokens
 from .tools import (
     Tool,
     ToolDefinitionError,
     ToolRegistry,
     default_tools,
     encyclopedia_tools,
+    repeatable,
     shop_tools,
+    side_effect,
     support_tools,
 )
 
@@ -44,10 +50,16 @@ __all__ = [
     "END_REASONS",
     "WORKED_EXAMPLES",
     "Action",
+    "Budget",
+    "ContextWindowFull",
     "FinalAnswer",
     "LimitExceeded",
+    "LimitReached",
     "Limits",
     "ModelCall",
+    "ModelConfigError",
+    "ModelError",
+    "Observation",
     "OpenAIChatModel",
     "ParseError",
     "ReactiveModel",
@@ -56,14 +68,15 @@ __all__ = [
     "ScriptExhausted",
     "ScriptedModel",
     "Step",
-    "TokenUsage",
     "Tool",
+    "ToolCall",
     "ToolDefinitionError",
     "ToolRegistry",
+    "Usage",
     "build_prompt",
     "calculate",
-    "course_model",
     "count_tokens",
+    "course_model",
     "cut_at_stop",
     "default_tools",
     "demo_model",
@@ -72,8 +85,10 @@ __all__ = [
     "parse_model_spec",
     "parse_step",
     "read_prompt",
+    "repeatable",
     "run_react",
     "shop_tools",
+    "side_effect",
     "support_tools",
     "truncate",
     "uses_real_model",

@@ -1,9 +1,14 @@
-"""What stops a loop: limits, repeat detection and the hand-over.
+"""What stops a loop: the limits, and the one budget object that enforces them.
 
 Only one way of ending is decided by the model (a final answer); every other
 way is decided by the program, because a model's own sense of being done is
-the least reliable stopping rule. ``Limits`` gathers the program's rules. Each
-is finite by default: a loop with no limit is a bug, not a feature.
+the least reliable stopping rule. ``Limits`` gathers the program's rules,
+each finite by default: a loop with no limit is a bug, not a feature.
+
+``Budget`` owns every counter of one run (steps, tokens, time, refused
+repeats, model failures in a row) and raises ``LimitReached`` with the end
+reason when a limit is reached. Both loops, text and native, use it, so a
+guard is added once, here.
 
 Every run records why it ended, one of ``END_REASONS``; a rising share of
 ``step_limit`` endings across runs is the early warning that something is
@@ -15,20 +20,30 @@ retry caps, money budgets and per-task calibration.
 
 from __future__ import annotations
 
+import difflib
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, fields
+from decimal import Decimal
 
-from .errors import LimitExceeded
+from .errors import LimitExceeded, LimitReached
+from .record import Observation, ToolCall, Usage
+
+__all__ = ["END_REASONS", "Budget", "LimitExceeded", "LimitReached", "Limits", "repeat_key"]
 
 END_REASONS = (
     "final_answer",  # the model answered
     "step_limit",  # out of steps: a labelled best-effort answer or a hand-over
-    "budget",  # out of tokens
+    "budget",  # out of tokens or money
     "time_limit",  # out of wall-clock time
     "repeating",  # kept repeating a call after being told not to
     "hand_over",  # handed to a person on purpose
     "interrupted",  # the user stopped it
-    "error",  # the model kept failing (API errors, time-outs)
+    "error",  # the model kept failing (API errors, time-outs), or cannot be called
 )
+
+# Failures that may pass on a second try: asking again is not a repeat.
+RETRYABLE_ERRORS = ("tool_error", "tool_timeout")
 
 
 @dataclass(frozen=True)
@@ -36,7 +51,8 @@ class Limits:
     """The program's stopping rules for one run. All finite by default."""
 
     max_steps: int = 8  # model calls before the forced final-answer call
-    max_tokens: int | None = 60_000  # estimated tokens sent and received over the run
+    max_tokens: int | None = 60_000  # tokens sent and received over the run
+    max_cost: Decimal | None = None  # money over the run, where prices are known (lesson 08)
     max_seconds: float | None = 300.0  # wall-clock time for the whole run
     tool_timeout: float | None = 20.0  # seconds for one tool call
     max_observation_chars: int = 2_000  # longer observations are truncated with a marker
@@ -50,54 +66,131 @@ class Limits:
 
     @classmethod
     def from_options(cls, limits: Limits | None = None, **options: object) -> Limits:
-        """``Limits`` from keyword options, rejecting misspelt ones loudly.
+        """``Limits`` from keyword options; a misspelt one is a TypeError that names the right one.
 
-        A few common other names are accepted (``max_time``, ``token_budget``...).
-
-        >>> Limits.from_options(max_time=5).max_seconds
+        >>> Limits.from_options(max_seconds=5).max_seconds
         5
+        >>> Limits.from_options(max_second=5)
+        Traceback (most recent call last):
+        TypeError: unknown limit 'max_second': did you mean 'max_seconds'? The limits are ...
         """
-        options = {ALIASES.get(name, name): value for name, value in options.items()}
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise TypeError(f"unknown limit(s) {unknown}; the limits are {sorted(known)}")
+        known = [f.name for f in fields(cls)]
+        for name in options:
+            if name not in known:
+                close = [OTHER_NAMES[name]] if name in OTHER_NAMES else difflib.get_close_matches(
+                    name, known, n=1, cutoff=0.5)
+                guess = f": did you mean {close[0]!r}?" if close else "."
+                raise TypeError(f"unknown limit {name!r}{guess} The limits are {', '.join(known)}.")
         base = limits or cls()
-        return cls(**{**{f.name: getattr(base, f.name) for f in fields(cls)}, **options})
-
-    def check_tokens(self, used: int, next_call: int) -> None:
-        if self.max_tokens is not None and used + next_call > self.max_tokens:
-            raise LimitExceeded(
-                "budget",
-                f"the next call would bring the run to {used + next_call:,} tokens "
-                f"(limit {self.max_tokens:,})",
-            )
-
-    def check_time(self, elapsed: float) -> None:
-        if self.max_seconds is not None and elapsed >= self.max_seconds:
-            raise LimitExceeded("time_limit", f"the run took over {self.max_seconds:g} s")
+        return cls(**{**{name: getattr(base, name) for name in known}, **options})
 
 
-# Other names people give these limits; each maps to the field it means.
-ALIASES = {
-    "max_time": "max_seconds", "time_limit": "max_seconds", "timeout": "max_seconds",
+# Names people give these limits: suggested, never silently accepted (``timeout=`` could
+# mean one tool call or the whole run, and guessing wrong ends runs for the wrong reason).
+OTHER_NAMES = {
+    "max_time": "max_seconds", "time_limit": "max_seconds", "timeout": "tool_timeout",
     "token_budget": "max_tokens", "max_total_tokens": "max_tokens", "budget": "max_tokens",
-    "max_observation_length": "max_observation_chars", "max_repeated_calls": "max_repeats",
+    "max_cost_usd": "max_cost", "money": "max_cost", "max_observation_length": "max_observation_chars",
+    "max_repeated_calls": "max_repeats", "max_iterations": "max_steps", "max_turns": "max_steps",
 }
 
 
-def repeat_key(tool: str, tool_input: str) -> tuple[str, str]:
+class Budget:
+    """Every counter of one run, and the checks that end it. One per run."""
+
+    def __init__(self, limits: Limits | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits or Limits()
+        self.clock = clock
+        self.started = clock()
+        self.steps_taken = 0
+        self.usage = Usage()
+        self.cost: Decimal | None = None  # set by a caller that knows prices (lesson 08)
+        self.failures_in_a_row = 0
+        self.fatal = False
+        self.successful_calls = 0
+        self.refused = 0
+        self.first_call: dict[tuple[str, str], int] = {}
+
+    # time -------------------------------------------------------------------------------
+    def elapsed(self) -> float:
+        return self.clock() - self.started
+
+    def remaining_seconds(self) -> float | None:
+        """Time left in the run (None when it has no time limit)."""
+        if self.limits.max_seconds is None:
+            return None
+        return max(0.0, self.limits.max_seconds - self.elapsed())
+
+    def check_time(self) -> None:
+        limit = self.limits.max_seconds
+        if limit is not None and self.elapsed() >= limit:
+            raise LimitReached("time_limit", f"the run took over {limit:g} s")
+
+    # model calls -----------------------------------------------------------------------
+    def before_call(self, prompt_tokens: int) -> None:
+        """Before a model call: is there time, and room for this prompt?"""
+        self.check_time()
+        limit, used = self.limits.max_tokens, self.usage.total
+        if limit is not None and used + prompt_tokens > limit:
+            raise LimitReached("budget", f"the next call would bring the run to {used + prompt_tokens:,} "
+                                         f"tokens (limit {limit:,})")
+        if self.limits.max_cost is not None and self.cost is not None and self.cost >= self.limits.max_cost:
+            raise LimitReached("budget", f"the run has cost {self.cost} (limit {self.limits.max_cost})")
+        self.steps_taken += 1
+
+    def after_call(self, usage: Usage) -> None:
+        self.usage += usage
+        self.failures_in_a_row = 0
+        self.successful_calls += 1
+
+    def model_failed(self, usage: Usage, fatal: bool = False) -> None:
+        """Count a failed call; ``fatal`` when asking again cannot help (a full context window)."""
+        self.usage += usage
+        self.failures_in_a_row += 1
+        self.fatal = self.fatal or fatal
+
+    def after_step(self, last_observation: str = "") -> None:
+        """After a step is recorded: too many failures in a row, or refused repeats, end the run."""
+        if self.fatal:
+            raise LimitReached("error", f"the model call failed and asking again cannot help "
+                                        f"({last_observation})")
+        if self.failures_in_a_row >= self.limits.max_model_errors:
+            raise LimitReached("error", f"the model failed {self.failures_in_a_row} times in a row "
+                                        f"(last: {last_observation})")
+        if self.refused > self.limits.max_repeats:
+            raise LimitReached("repeating", f"the model repeated a call {self.refused} times "
+                                            "after being told not to")
+
+    # tool calls --------------------------------------------------------------------------
+    def check_repeat(self, call: ToolCall, repeatable: bool = False) -> str | None:
+        """The refusal for an exact repeat of an earlier call, or None to go ahead."""
+        first = self.first_call.get(repeat_key(call.name, call.arguments))
+        if first is None or repeatable:
+            return None
+        self.refused += 1
+        return repeat_message(call.name, call.arguments, first)
+
+    def record_call(self, call: ToolCall, observation: Observation) -> None:
+        """Remember a call; one that failed in a way that may pass is not a repeat if asked again."""
+        if observation.error not in RETRYABLE_ERRORS and observation.error != "repeat":
+            self.first_call.setdefault(repeat_key(call.name, call.arguments), self.steps_taken)
+
+
+def repeat_key(tool: str, arguments: str | dict) -> tuple[str, str]:
     """Calls that differ only in case or spacing are the same call.
 
     >>> repeat_key("search", "  Eiffel   tower ") == repeat_key("search", "eiffel tower")
     True
+    >>> repeat_key("price", {"item": "pen", "n": 2}) == repeat_key("price", {"n": 2, "item": "pen"})
+    True
     """
-    return tool, " ".join(tool_input.lower().split())
+    text = arguments if isinstance(arguments, str) else repr(sorted(arguments.items()))
+    return tool, " ".join(text.lower().split())
 
 
-def repeat_message(tool: str, tool_input: str, first_step: int) -> str:
+def repeat_message(tool: str, arguments: str | dict, first_step: int) -> str:
     return (
-        f"You already called {tool} with {tool_input!r} in step {first_step}; its observation "
+        f"You already called {tool} with {arguments!r} in step {first_step}; its observation "
         "is above and would be the same. Use it, try a different tool or input, "
         "or give your Final Answer."
     )

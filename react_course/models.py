@@ -50,10 +50,14 @@ class _RecordingModel:
         self.calls: list[ModelCall] = []
 
     def __call__(self, prompt: str, stop: Sequence[str] | None = None) -> str:
-        reply = self._reply(prompt)
+        stops = as_stop_list(stop)
+        try:
+            reply = self._reply(prompt)
+        except Exception:  # the prompt was still sent: a call that fails is recorded too
+            self.calls.append(ModelCall(prompt, tuple(stops) if stops else None, ""))
+            raise
         if not self.ignore_stops:
             reply = cut_at_stop(reply, stop)
-        stops = as_stop_list(stop)
         self.calls.append(ModelCall(prompt, tuple(stops) if stops else None, reply))
         return reply
 

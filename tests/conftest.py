@@ -27,12 +27,27 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _require_kernel(items)
     if os.environ.get(REAL_MODEL_SWITCH):
         return
     skip = pytest.mark.skip(reason=f"needs a real model: set {REAL_MODEL_SWITCH}=1")
     for item in items:
         if "real_model" in item.keywords:
             item.add_marker(skip)
+
+
+def _require_kernel(items: list[pytest.Item]) -> None:
+    """Notebook tests need the course's kernel: say so once, not in one error per notebook."""
+    if not any(str(item.fspath).endswith((".ipynb", "test_notebooks.py")) for item in items):
+        return
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    from react_course.authoring import KERNEL_NAME
+
+    if KERNEL_NAME not in KernelSpecManager().find_kernel_specs():
+        pytest.exit(f"The Jupyter kernel {KERNEL_NAME!r} is not registered, so no notebook can run. "
+                    "Run `python3 course.py test` (it sets up and registers it), then try again.",
+                    returncode=4)
 
 
 def _is_local(address: object) -> bool:

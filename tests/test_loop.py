@@ -57,7 +57,7 @@ def test_steps_hold_thought_action_observation_tokens_latency() -> None:
     assert first.thought == "I need the height of the Eiffel Tower."
     assert (first.action.tool, first.action.input) == ("search", "Eiffel Tower")
     assert "330 m" in first.observation
-    assert first.tokens.input > 100 and first.tokens.output > 5 and first.tokens > 105
+    assert first.tokens.input > 100 and first.tokens.output > 5 and first.tokens.total > 105
     assert first.latency >= 0
     # The whole history is resent: each call's prompt is longer than the last.
     inputs = [s.tokens.input for s in result.steps]
@@ -243,7 +243,11 @@ def test_options_are_checked() -> None:
     with pytest.raises(ValueError, match="max_steps"):
         run_react("q", demo_model(), default_tools(), max_steps=-1)
     assert Limits.from_options(max_tokens=5).max_tokens == 5
-    assert Limits.from_options(token_budget=7, max_time=2).max_seconds == 2
+    # Other common names are not silently accepted: each gets the right name suggested.
+    for wrong, right in [("token_budget", "max_tokens"), ("max_time", "max_seconds"),
+                         ("timeout", "tool_timeout"), ("max_second", "max_seconds")]:
+        with pytest.raises(TypeError, match=f"did you mean '{right}'"):
+            Limits.from_options(**{wrong: 1})
 
 
 def test_zero_steps_means_only_the_forced_answer() -> None:
@@ -254,8 +258,8 @@ def test_zero_steps_means_only_the_forced_answer() -> None:
 
 def test_tokens_are_numbers_with_parts() -> None:
     result = run_react(WORKED_EXAMPLES[0], demo_model(), default_tools())
-    assert result.tokens > 1000 and result.tokens == sum(s.tokens for s in result.steps)
-    assert result.tokens == result.tokens.input + result.tokens.output
+    assert result.tokens.total > 1000 and result.tokens == sum(s.tokens for s in result.steps)
+    assert result.tokens.total == result.tokens.input + result.tokens.output
     assert result.steps[0].tokens.output > 5
 
 

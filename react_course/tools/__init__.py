@@ -10,9 +10,11 @@ from __future__ import annotations
 import datetime as dt
 
 from ..calculator import calculate
+from ..errors import ToolDefinitionError
 from .clock import Clock
+from .definition import Tool, repeatable, side_effect
 from .encyclopedia import Encyclopedia, Page
-from .registry import Tool, ToolDefinitionError, ToolOutcome, ToolRegistry, as_registry
+from .registry import ToolOutcome, ToolRegistry, as_registry
 from .shop import Shop
 from .support import SupportDesk
 
@@ -29,7 +31,9 @@ __all__ = [
     "as_registry",
     "default_tools",
     "encyclopedia_tools",
+    "repeatable",
     "shop_tools",
+    "side_effect",
     "support_tools",
 ]
 

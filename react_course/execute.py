@@ -1,0 +1,204 @@
+"""The one door every tool call passes, in the text loop and the native loop alike.
+
+``execute(call, registry, budget)`` turns a ``ToolCall`` into an
+``Observation`` and never raises for the model's mistakes. In order:
+
+1. an exact repeat of an earlier call is refused (unless the tool's result
+   depends on state);
+2. an unknown tool name gets the list of real ones (never the "closest" tool);
+3. the arguments are bound to the tool's parameters: the model's text for the
+   text loop, a JSON object validated against the schema for the native loop;
+4. a side-effecting tool needs the approval ``policy`` to say yes (lesson 06);
+5. the tool runs under a time limit: its own, cut to the run's remaining time;
+6. an exception, a time-out or an empty result becomes a sentence the model
+   can act on (a model fills a blank with whatever it expected to see);
+7. a long result is truncated with a marker that says so.
+
+Because every call passes here, a new rule (approval, untrusted-data marking,
+a trace event) is added once. ``execute_all`` runs one turn's calls: in
+parallel when every tool is read-only, one at a time otherwise.
+
+Time limits: a tool runs in a worker thread that is abandoned past its limit
+(Python cannot kill a thread). Where no thread can start (Pyodide in a
+browser), a trace function raises inside the tool at the deadline instead;
+that stops Python-level loops, not a long C-level computation or
+``time.sleep``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from .guards import Budget
+from .observations import truncate
+from .record import Observation, ToolCall
+from .tools import ToolRegistry
+from .tools.definition import Tool
+
+# policy(call, tool) -> None to allow, or the reason for refusing (lesson 06).
+Policy = Callable[[ToolCall, Tool], "str | None"]
+TRUNCATION_TIP = "Ask for something narrower to see the rest"
+_DEFAULT: Any = object()
+
+
+def execute(call: ToolCall, registry: ToolRegistry, budget: Budget | None = None, *,
+            policy: Policy | None = None, timeout: float | None = _DEFAULT,
+            max_chars: int | None = _DEFAULT) -> Observation:
+    """Run one tool call; every way it can go wrong becomes an observation."""
+    limits = budget.limits if budget else None
+    tool = registry[call.name] if call.name in registry else None
+    if budget is not None:
+        refusal = budget.check_repeat(call, repeatable=bool(tool and tool.repeatable))
+        if refusal:
+            return Observation(call.id, refusal, "repeat")
+    observation = _run(call, tool, registry, policy, _time_limit(timeout, budget))
+    if max_chars is _DEFAULT:
+        max_chars = limits.max_observation_chars if limits else None
+    if max_chars is not None:
+        observation = Observation(call.id, truncate(observation.text, max_chars, tip=TRUNCATION_TIP),
+                                  observation.error)
+    if budget is not None:
+        budget.record_call(call, observation)
+    return observation
+
+
+def execute_all(calls: Sequence[ToolCall], registry: ToolRegistry, budget: Budget | None = None, *,
+                policy: Policy | None = None) -> list[Observation]:
+    """One turn's calls, each with its observation, in order: in parallel only if all are read-only."""
+    read_only = all(c.name in registry and not registry[c.name].side_effects for c in calls)
+    if len(calls) < 2 or not read_only or not _threads_work():
+        return [execute(c, registry, budget, policy=policy) for c in calls]
+    with ThreadPoolExecutor(max_workers=min(8, len(calls))) as pool:
+        return list(pool.map(lambda c: execute(c, registry, budget, policy=policy), calls))
+
+
+def _run(call: ToolCall, tool: Tool | None, registry: ToolRegistry, policy: Policy | None,
+         timeout: float | None) -> Observation:
+    if tool is None:
+        return Observation(call.id, registry.unknown_tool_message(call.name), "unknown_tool")
+    try:
+        kwargs = _bind(tool, call.arguments)
+    except ValueError as error:
+        return Observation(call.id, f"Bad input for {tool.signature}: {error} {tool.description}",
+                           "bad_input")
+    if tool.side_effects:
+        reason = "no approval policy is set" if policy is None else policy(call, tool)
+        if reason:
+            return Observation(call.id, f"{tool.name} was not run: it changes things and needs "
+                                        f"approval ({reason}).", "refused")
+    try:
+        result = run_with_time_limit(lambda: tool.call(kwargs), timeout)
+    except ToolTimeout:
+        return Observation(call.id, f"{tool.name} did not finish within {timeout:g} s; the program "
+                                    "stopped waiting (the call may still complete in the background). "
+                                    "Try a simpler input or another tool.", "tool_timeout")
+    except Exception as error:
+        return Observation(call.id, f"{tool.name} failed with {type(error).__name__}: {error}. "
+                                    "Check the input against the tool description and try again.",
+                           "tool_error")
+    if _is_empty(result):
+        return Observation(call.id, f"{tool.name} returned no result for {_shown(call.arguments)}.",
+                           "empty_result")
+    return Observation(call.id, result if isinstance(result, str) else str(result))
+
+
+def _bind(tool: Tool, arguments: str | dict[str, Any]) -> dict[str, Any]:
+    """The model's text (text loop) or JSON arguments (native loop) as keyword arguments."""
+    return tool.bind(arguments) if isinstance(arguments, str) else tool.validate(arguments)
+
+
+def _time_limit(timeout: float | None, budget: Budget | None) -> float | None:
+    """A tool's own limit, cut to what is left of the run."""
+    if timeout is _DEFAULT:
+        timeout = budget.limits.tool_timeout if budget else None
+    left = budget.remaining_seconds() if budget else None
+    if left is None:
+        return timeout
+    return left if timeout is None else min(timeout, left)
+
+
+def _shown(arguments: str | dict[str, Any]) -> str:
+    return repr(arguments) if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
+
+
+def _is_empty(result: Any) -> bool:
+    """None, a blank string or an empty container: nothing a model can read.
+
+    >>> [_is_empty(x) for x in (None, "  ", {}, [], 0, "0")]
+    [True, True, True, True, False, False]
+    """
+    if isinstance(result, str):
+        return not result.strip()
+    return result is None or (isinstance(result, dict | list | tuple | set) and not result)
+
+
+class ToolTimeout(BaseException):
+    """Our own signal that a tool ran past its limit (a tool's own TimeoutError is a tool error).
+
+    A BaseException, so that a tool's ``except Exception`` cannot swallow it.
+    """
+
+
+def run_with_time_limit(function: Callable[[], Any], timeout: float | None) -> Any:
+    """Call ``function``; past ``timeout`` seconds raise ``ToolTimeout`` (None: no limit)."""
+    if timeout is None:
+        return function()
+    if timeout <= 0:
+        raise ToolTimeout
+    if not _threads_work():
+        return _traced(function, timeout)
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["result"] = function()
+        except BaseException as error:  # handed back to the caller below
+            box["error"] = error
+
+    worker = threading.Thread(target=target, daemon=True, name="react-course-tool")
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        raise ToolTimeout
+    if "error" in box:
+        raise box["error"]
+    return box.get("result")
+
+
+def _traced(function: Callable[[], Any], timeout: float) -> Any:
+    """Where threads cannot start: a trace function raises inside the call at the deadline."""
+    deadline = time.monotonic() + timeout
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:
+        if time.monotonic() > deadline:
+            raise ToolTimeout
+        return tracer
+
+    previous = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        return function()
+    finally:
+        sys.settrace(previous)
+
+
+_THREADS: list[bool] = []
+
+
+def _threads_work() -> bool:
+    """Whether a thread can start here (not in Pyodide); probed once."""
+    if not _THREADS:
+        try:
+            probe = threading.Thread(target=lambda: None)
+            probe.start()
+            probe.join()
+            _THREADS.append(True)
+        except RuntimeError:
+            _THREADS.append(False)
+    return _THREADS[0]
