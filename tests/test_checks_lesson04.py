@@ -26,9 +26,10 @@ from dataclasses import dataclass
 import pytest
 
 import react_course as rc
-from react_course.checks import check
+from react_course.checks import _lookup, check, exercises
 from react_course.checks.lesson04 import _LINES, _PREDICTIONS, _isolated
-from react_course.checks.lesson04.calculate import HUGE
+from react_course.checks.lesson04.strict_calculate import HUGE
+from react_course.slips import SHOP_QUESTION, forgiving_price, scratchpad_lines, slip_model
 
 PARENT = os.getpid()
 
@@ -103,34 +104,49 @@ class _Calculator:
     attributes: bool = False
     any_constant: bool = False
     unary: bool = True
-    catch: bool = True
+    catch: bool | tuple = True  # a tuple: only these exceptions become error texts
     as_text: bool = True
+    bools: bool = False
+    invert: bool = False
+    finite: str = "both"  # "both", "complex" (inf and nan pass), "inf" (complex passes), "none"
+    missing: tuple = ()  # operator classes left out of the table
 
     def calculate(self, expression: str):
         if not self.catch:
             return str(self.evaluate(ast.parse(expression, mode="eval").body))
+        caught = self.catch if isinstance(self.catch, tuple) else Exception
         try:
             value = self.evaluate(ast.parse(expression, mode="eval").body)
         except ZeroDivisionError:
             return "Error: division by zero"
-        except Exception as error:
+        except caught as error:
             return f"Error: {error}"
         return str(value) if self.as_text else value
 
     def evaluate(self, node):
-        if isinstance(node, ast.Constant) and (self.any_constant or type(node.value) in (int, float)):
-            return node.value
-        if self.unary and isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        numbers = (int, float) if not self.bools else (int, float, bool)
+        if isinstance(node, ast.Constant) and (self.any_constant or type(node.value) in numbers):
+            return self.checked(node.value)
+        signs = ast.USub | ast.UAdd | ast.Invert if self.invert else ast.USub | ast.UAdd
+        if self.unary and isinstance(node, ast.UnaryOp) and isinstance(node.op, signs):
             value = self.evaluate(node.operand)
-            return -value if isinstance(node.op, ast.USub) else value
+            return {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert}[
+                type(node.op)](value)
         if self.attributes and isinstance(node, ast.Attribute):
             return getattr(self.evaluate(node.value), node.attr)
-        if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPS and type(node.op) not in self.missing:
             left, right = self.evaluate(node.left), self.evaluate(node.right)
             if isinstance(node.op, ast.Pow):
-                return self.power(node, left, right)
-            return _OPS[type(node.op)](left, right)
+                return self.checked(self.power(node, left, right))
+            return self.checked(_OPS[type(node.op)](left, right))
         raise ValueError(f"{type(node).__name__} is not allowed")
+
+    def checked(self, value):
+        if isinstance(value, complex) and self.finite in ("both", "complex"):
+            raise ValueError("the result is not a real number")
+        if isinstance(value, float) and not math.isfinite(value) and self.finite in ("both", "inf"):
+            raise ValueError("the result is not finite")
+        return value
 
     def power(self, node, left, right):
         if not self.check_after:
@@ -161,8 +177,9 @@ calculate = make_calculator()
 
 
 def make_truncate(*, compare=operator.le, always=False, silent=False, marker_first_number="cut",
-                  reserve: str = "longest", keep_end: bool = False, boundary: str = ""):
-    """The reference truncate, or one of its mutants (or another right answer)."""
+                  reserve: str = "exact", keep_end: bool = False, boundary: str = "",
+                  separators: bool = False):
+    """The reference truncate_within, or one of its mutants (or another right answer)."""
 
     def truncate(text: str, budget: int) -> str:
         if compare(len(text), budget) and not always:
@@ -170,15 +187,31 @@ def make_truncate(*, compare=operator.le, always=False, silent=False, marker_fir
         total = len(text)
         if silent:
             return text[:budget]
-        longest = f"\n[truncated: {total} of {total} characters cut]"
-        size = {"longest": len(longest), "one digit": len(longest) - len(str(total)) + 1,
+        number = "{:,}" if separators else "{}"
+        longest = f"\n[truncated: {number.format(total)} of {number.format(total)} characters cut]"
+        size = {"longest": len(longest), "exact": len(longest), "one digit": len(longest) - len(str(total)) + 1,
                 "none": 0, "fixed 60": 60}[reserve]
         keep = max(0, budget - size)
+        if reserve == "exact":
+            while keep + 1 + len(longest) - len(str(total)) + len(str(total - keep - 1)) <= budget:
+                keep += 1
         head = text[-keep:] if keep_end and keep else _back_to(text[:keep], boundary)
         first = {"cut": total - len(head), "shown": len(head), "total - budget": total - budget}
-        return head + f"\n[truncated: {first[marker_first_number]} of {total} characters cut]"
+        shown = number.format(first[marker_first_number])
+        return head + f"\n[truncated: {shown} of {number.format(total)} characters cut]"
 
     return truncate
+
+
+def truncate_counting_down(text: str, budget: int) -> str:
+    """Also right: try every length from the budget down, and keep the first that fits."""
+    if len(text) <= budget:
+        return text
+    for keep in range(budget, -1, -1):
+        result = text[:keep] + f"\n[truncated: {len(text) - keep} of {len(text)} characters cut]"
+        if len(result) <= budget:
+            return result
+    return text[:budget]
 
 
 def _back_to(head: str, boundary: str) -> str:
@@ -335,6 +368,52 @@ def _wording(template):
     return run
 
 
+def _catches_some(tools, name, text):
+    """The issue's example: only the exceptions its author thought of."""
+    if name not in tools:
+        return run_tool(tools, name, text)
+    try:
+        result = tools[name](text)
+    except (KeyError, ValueError) as error:
+        return f"{name} failed with {type(error).__name__}: {error}. Check the input and try again."
+    return run_tool({name: lambda _: result}, name, text)
+
+
+def _falsy_is_nothing(tools, name, text):
+    """The issue's example: `if not result` reports a legitimate 0 as nothing."""
+    if name in tools and _raises(tools[name], text) is None:
+        result = tools[name](text)
+        if not result or not str(result).strip():
+            return f"{name} returned nothing for {text!r}."
+    return run_tool(tools, name, text)
+
+
+def _str_first(tools, name, text):
+    """The issue's example: str() before the emptiness test, so {} comes back as '{}'."""
+    if name in tools and _raises(tools[name], text) is None:
+        result = tools[name](text)
+        if result is None or not str(result).strip():
+            return f"{name} returned nothing for {text!r}."
+        if result == []:
+            return f"{name} returned nothing for {text!r}."
+        return str(result)
+    return run_tool(tools, name, text)
+
+
+def _nothing_without_name(tools, name, text):
+    if name in tools and _raises(tools[name], text) is None and _is_empty(tools[name](text)):
+        return "The tool returned nothing."
+    return run_tool(tools, name, text)
+
+
+def _no_type(tools, name, text):
+    if name in tools:
+        error = _raises(tools[name], text)
+        if error is not None:
+            return f"{name} failed: {error}. Check the input against the tool description."
+    return run_tool(tools, name, text)
+
+
 RUN_TOOL_ACCEPTED = {
     "the library's wording": _wording("{name} returned no result for {text!r}."),
     "an empty result": _wording("{name} gave an empty result for {text!r}."),
@@ -352,6 +431,11 @@ def _one_text(function):
 
 
 RUN_TOOL_MUTANTS = {
+    "catches only KeyError and ValueError": _catches_some,
+    "`if not result`: 0 and False reported as nothing": _falsy_is_nothing,
+    "empty dict shown as '{}'": _str_first,
+    "empty result without the tool's name": _nothing_without_name,
+    "exception message without its type": _no_type,
     "empty list shown as '[]'": _empty_text_only,
     "empty result reported as a bare 'Error.'": _wording("Error."),
     "empty result reported as 'None'": _wording("{name} returned None"),
@@ -397,6 +481,14 @@ CALCULATE_MUTANTS = {
     "returns a number, not text": make_calculator(as_text=False),
     "no unary minus": make_calculator(unary=False),
     "the library's calculate (allows functions, caps at 1000)": rc.calculate,
+    "True + True accepted (bool is an int)": make_calculator(bools=True),
+    "// and % left out": make_calculator(missing=(ast.FloorDiv, ast.Mod)),
+    "~5 accepted (ast.Invert)": make_calculator(invert=True),
+    "complex and infinite results returned": make_calculator(finite="none"),
+    "inf and nan returned (complex refused)": make_calculator(finite="complex"),
+    "complex returned (inf refused)": make_calculator(finite="inf"),
+    "catches only the errors it expects (RecursionError escapes)": make_calculator(
+        catch=(ValueError, OverflowError, SyntaxError, TypeError)),
 }
 
 # Passes every cheap probe, yet computes 9 ** 9 ** 9 before refusing it: only the separate process
@@ -404,12 +496,15 @@ CALCULATE_MUTANTS = {
 COMPUTES_FIRST_HIDING_ERRORS = make_calculator(check_after=True, power_errors=(ArithmeticError,))
 
 TRUNCATE_ACCEPTED = {
-    "cut back to the last space, as rc.truncate does": make_truncate(boundary="before space"),
-    "cut back to just after the last space": make_truncate(boundary="after space"),
-    "cut back to the last space or newline": make_truncate(boundary="whitespace"),
+    "tries every length from the budget down": truncate_counting_down,
 }
 
 TRUNCATE_MUTANTS = {
+    "room for the longest marker (keeps fewer characters than fit)": make_truncate(reserve="longest"),
+    "numbers with thousands separators": make_truncate(separators=True),
+    "cut back to the last space, as rc.truncate does": make_truncate(boundary="before space"),
+    "cut back to just after the last space": make_truncate(boundary="after space"),
+    "cut back to the last space or newline": make_truncate(boundary="whitespace"),
     "cut back two words": make_truncate(boundary="two words"),
     "cut back to the last newline": make_truncate(boundary="newline"),
     "silent cut": make_truncate(silent=True),
@@ -438,8 +533,8 @@ PREDICTION_MUTANTS = {
 EXERCISES = {
     "04.tool_list": (describe_tools, TOOL_LIST_MUTANTS),
     "04.run_tool": (run_tool, RUN_TOOL_MUTANTS),
-    "04.calculate": (calculate, CALCULATE_MUTANTS),
-    "04.truncate": (truncate, TRUNCATE_MUTANTS),
+    "04.strict_calculate": (calculate, CALCULATE_MUTANTS),
+    "04.truncate_within": (truncate, TRUNCATE_MUTANTS),
     "04.predictions": (PREDICTIONS, PREDICTION_MUTANTS),
 }
 
@@ -470,7 +565,7 @@ def test_wrong_solution_fails(exercise: str, name: str, wrong) -> None:
 
 
 ACCEPTED = [("04.run_tool", name, right) for name, right in RUN_TOOL_ACCEPTED.items()] + [
-    ("04.truncate", name, right) for name, right in TRUNCATE_ACCEPTED.items()]
+    ("04.truncate_within", name, right) for name, right in TRUNCATE_ACCEPTED.items()]
 
 
 @pytest.mark.parametrize(("exercise", "name", "right"), ACCEPTED, ids=[f"{e}:{n}" for e, n, _ in ACCEPTED])
@@ -501,19 +596,19 @@ def _spy(calculate, asked: list[str]):
 def test_easy_mistakes_fail_fast_without_the_huge_power(name: str) -> None:
     asked: list[str] = []
     started = time.perf_counter()
-    text = str(check("04.calculate", _spy(CALCULATE_MUTANTS[name], asked)))
+    text = str(check("04.strict_calculate", _spy(CALCULATE_MUTANTS[name], asked)))
     assert time.perf_counter() - started < 2, "the check should reject these on cheap probes"
     assert HUGE not in asked and "9 ** 9 ** 9 was NOT run" in text
 
 
 def test_exponent_cap_alone_is_caught_by_the_towers() -> None:
-    text = str(check("04.calculate", CALCULATE_MUTANTS["exponent cap only (lets (9 ** 100) ** 100 through)"]))
+    text = str(check("04.strict_calculate", CALCULATE_MUTANTS["exponent cap only (lets (9 ** 100) ** 100 through)"]))
     assert "FAIL  results of more than 100 digits are refused" in text
     assert "calculate('11 ** 100') returned" in text
 
 
 def test_computing_first_is_caught_by_a_cheap_probe() -> None:
-    text = str(check("04.calculate", CALCULATE_MUTANTS[
+    text = str(check("04.strict_calculate", CALCULATE_MUTANTS[
         "computes first, OverflowError reported as an exponent error"]))
     assert "FAIL  the exponent is checked before the power is computed" in text
     assert "calculate('0 ** -101') returned 'Error: division by zero'" in text
@@ -525,7 +620,7 @@ def test_huge_power_runs_in_a_child_that_is_killed(monkeypatch: pytest.MonkeyPat
     asked: list[str] = []
     threads = threading.active_count()
     started = time.perf_counter()
-    result = check("04.calculate", _spy(COMPUTES_FIRST_HIDING_ERRORS, asked))
+    result = check("04.strict_calculate", _spy(COMPUTES_FIRST_HIDING_ERRORS, asked))
     assert time.perf_counter() - started < 5
     failed = [c for c in result.cases if c.status == "failed"]
     assert [c.name for c in failed] == ["9 ** 9 ** 9 is refused, not computed (run in a separate process)"]
@@ -537,10 +632,10 @@ def test_huge_power_runs_in_a_child_that_is_killed(monkeypatch: pytest.MonkeyPat
 def test_without_fork_the_huge_power_is_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_isolated, "can_fork", lambda: False)
     asked: list[str] = []
-    result = check("04.calculate", _spy(calculate, asked))
+    result = check("04.strict_calculate", _spy(calculate, asked))
     assert result.status == "passed" and HUGE not in asked
     assert any("skipped" in c.name for c in result.cases)
-    assert check("04.calculate", COMPUTES_FIRST_HIDING_ERRORS).status == "passed"  # the known gap
+    assert check("04.strict_calculate", COMPUTES_FIRST_HIDING_ERRORS).status == "passed"  # the known gap
 
 
 def test_child_reports_what_came_back() -> None:
@@ -554,11 +649,24 @@ def test_child_reports_what_came_back() -> None:
 def test_feedback_is_specific() -> None:
     text = str(check("04.run_tool", _closest))
     assert "it ran 'refund_order' for the unknown name 'refund'" in text
-    text = str(check("04.truncate", rc.truncate))
+    text = str(check("04.truncate_within", rc.truncate))
     assert "over the budget" in text
+    text = str(check("04.truncate_within", TRUNCATE_MUTANTS[
+        "room for the longest marker (keeps fewer characters than fit)"]))
+    assert "FAIL  the cut has fewer digits than the total" in text and "keep one more" in text
+    text = str(check("04.run_tool", _falsy_is_nothing))
+    assert "`if not result` is true for 0 too" in text
+    text = str(check("04.run_tool", _catches_some))
+    assert "raised ZeroDivisionError" in text and "catch Exception" in text
+    text = str(check("04.strict_calculate", CALCULATE_MUTANTS["True + True accepted (bool is an int)"]))
+    assert "strict_calculate('True + True') returned '2'" in text
+    text = str(check("04.predictions", {**PREDICTIONS, "calls_with_max_steps_5": 5,
+                                        "end_reason_with_max_steps_5": "final_answer"}))
+    assert "one more call than its limit" in text and "asked to because the steps ran out" in text
+    assert "got:      5" in text and "expected: 6" not in text
     text = str(check("04.tool_list", TOOL_LIST_MUTANTS["undocumented function silently skipped"]))
     assert "instead of raising ValueError" in text
-    text = str(check("04.calculate", _eval_calculator))
+    text = str(check("04.strict_calculate", _eval_calculator))
     assert "'tuple'" in text
 
 
@@ -567,36 +675,9 @@ def test_expected_tool_lines_match_the_library() -> None:
         assert rc.ToolRegistry([function]).describe() == line
 
 
-# The slip run of lesson 04, as the lesson and the exercise notebook define it.
+# The slip run of lesson 04: the library's, which the lesson and the exercise notebook use.
 
-QUESTION = "What do 3 notebooks and 2 pens cost?"
-
-
-def _act(thought: str, tool: str, text: str) -> str:
-    return f"Thought: {thought}\nAction: {tool}\nAction Input: {text}"
-
-
-def _best_effort(pad) -> str:
-    if any(obs == "16" for obs in pad.observations):
-        return "Thought: I have the total.\nFinal Answer: 3 notebooks and 2 pens cost 16."
-    return "Thought: I ran out of steps.\nFinal Answer: I do not have every price yet."
-
-
-def slip_model() -> rc.ReactiveModel:
-    return rc.ReactiveModel([
-        (lambda pad: pad.must_answer, _best_effort),
-        (r"^Unknown tool", _act("There is no get_price; the tool is price.", "price", "notebooks")),
-        (r"no item called 'notebooks'", _act("Items are singular.", "price", "notebook")),
-        (r"notebook costs 4", _act("Now a pen.", "price", "pen")),
-        (r"pen costs 2", _act("Now the total.", "calculate", "3 * 4 + 2 * 2")),
-        (r"^16$", "Thought: I now know the answer\nFinal Answer: 3 notebooks and 2 pens cost 16."),
-        (r"notebooks and 2 pens", _act("I need the price of a notebook.", "get_price", "notebook")),
-    ])
-
-
-def _forgiving_price(item: str) -> str:
-    """Return the price of one shop item; a plural is read as the singular. Example input: notebook"""
-    return rc.tools.Shop().price(re.sub(r"s$", "", item.strip()))
+QUESTION = SHOP_QUESTION
 
 
 def test_predictions_are_what_the_runs_do() -> None:
@@ -604,18 +685,117 @@ def test_predictions_are_what_the_runs_do() -> None:
     assert (run.end_reason, run.model_calls) == ("final_answer", 6)
     model = slip_model()
     rc.run_react(QUESTION, model, rc.shop_tools())
-    lines = [len(call.prompt.split("Now the real question.\n")[1].splitlines()) for call in model.calls]
+    lines = [scratchpad_lines(call.prompt) for call in model.calls]
     assert lines == [1 + 4 * (k - 1) for k in range(1, 7)]
     assert sum(lines) == PREDICTIONS["total_lines_read"]
 
-    tools = rc.ToolRegistry({"price": _forgiving_price, "calculate": rc.calculate})
+    tools = rc.ToolRegistry({"price": forgiving_price, "calculate": rc.calculate})
     model = slip_model()
     forgiving = rc.run_react(QUESTION, model, tools)
     assert (forgiving.end_reason, forgiving.model_calls) == ("final_answer", 5)
-    lines = [len(call.prompt.split("Now the real question.\n")[1].splitlines()) for call in model.calls]
+    lines = [scratchpad_lines(call.prompt) for call in model.calls]
     assert sum(lines) == PREDICTIONS["total_lines_forgiving"]
 
     limited = rc.run_react(QUESTION, slip_model(), rc.shop_tools(), max_steps=5)
     assert limited.end_reason == PREDICTIONS["end_reason_with_max_steps_5"]
     assert limited.model_calls == PREDICTIONS["calls_with_max_steps_5"]
     assert limited.answer.startswith("Best effort") and "16" in limited.answer
+
+
+# ------------------------------------------------------------- rules: a mutant for each
+# (tests/test_rule_tables.py checks that each rule is quoted from the statement and names cases)
+
+RULE_MUTANTS = {
+    "04.tool_list": {
+        "One line per function, in the order given": ["tools sorted by name"],
+        "`- name(param: type, ...): description`": ["str(inspect.signature)"],
+        "Types are the hints' names": ["parameter types missing"],
+        "leave out the return type and default values": ["return annotation shown as a parameter",
+                                                         "str(inspect.signature)"],
+        "up to its first doctest line": ["doctest lines kept"],
+        "every run of spaces and newlines becomes one space": ["raw multi-line docstring",
+                                                              "first docstring line only"],
+        "A function without a docstring": ["undocumented function silently skipped"],
+        "a parameter that has no type hint": ["missing type hint not refused"],
+        "raise `ValueError` with a message that names the function": [
+            "undocumented function silently skipped", "missing type hint not refused"],
+    },
+    "04.run_tool": {
+        "always returns text for the model to read": ["non-text result returned as is"],
+        "it never raises": ["catches only KeyError and ValueError", "raises KeyError for an unknown name"],
+        "the result as text: `str(result)`": ["non-text result returned as is"],
+        "`name` is not in `tools`": ["unknown name without the tool list"],
+        "Run only a tool whose name matches": ["runs the closest name (difflib)", "runs a name in another case"],
+        "Do not lower-case the name or look for the closest one": ["runs a name in another case",
+                                                                  "runs the closest name (difflib)"],
+        "the exception's type, its message and a suggestion of what to change": [
+            "exception type and message but no suggestion", "exception message without its type",
+            "exception swallowed into ''"],
+        "it returned `None`, blank text, or an empty list or dict": [
+            "returns None for an empty result", "empty list shown as '[]'", "empty dict shown as '{}'"],
+        "name the tool, and use one of the words": ["empty result without the tool's name",
+                                                   "empty result reported as a bare 'Error.'"],
+        "A result such as `0` or `False` is a result": ["`if not result`: 0 and False reported as nothing"],
+    },
+    "04.strict_calculate": {
+        "`int` and `float` constants (not `True` or `False`, not strings)": [
+            "True + True accepted (bool is an int)", "any constant allowed (strings)"],
+        "the operators `+ - * / // % **`": ["// and % left out"],
+        "unary minus and plus": ["no unary minus"],
+        "names, function calls, attribute access, strings, lists, comparisons, other operators": [
+            "~5 accepted (ast.Invert)", "attribute access allowed",
+            "the library's calculate (allows functions, caps at 1000)"],
+        "before it is computed": ["computes first, OverflowError reported as an exponent error",
+                                  "exponent cap without abs (lets 0 ** -101 divide by zero)"],
+        "Exponent cap:": ["cap only on a literal exponent", "cap of 1000, as the library's", "size cap only"],
+        "`2 ** 100` is allowed": ["cap off by one (refuses 100)"],
+        "Size cap:": ["exponent cap only (lets (9 ** 100) ** 100 through)", "size cap of 1000 digits",
+                      "size cap without abs (fails on a negative base)"],
+        "Errors are texts, never exceptions": ["raises instead of returning an error text",
+                                               "catches only the errors it expects (RecursionError escapes)"],
+        "Division by zero gives `Error: division by zero`": ["raises instead of returning an error text"],
+        "not a finite real number": ["complex and infinite results returned",
+                                     "inf and nan returned (complex refused)", "complex returned (inf refused)"],
+        "The result is the value as text": ["returns a number, not text"],
+    },
+    "04.truncate_within": {
+        "comes back unchanged": ["short text gets a marker too", "off by one at exactly the budget"],
+        "keeps the beginning of the text": ["keeps the end instead of the beginning"],
+        "followed by a marker line that says how much was cut": [
+            "silent cut", "marker counts the budget, not the cut", "marker shows the kept characters"],
+        "no thousands separators": ["numbers with thousands separators"],
+        "marker included, has at most `budget` characters": [
+            "result over budget (marker added after the cut)", "marker measured with a one-digit number",
+            "the library's truncate (marker outside the budget)"],
+        "keep every character that fits": [
+            "room for the longest marker (keeps fewer characters than fit)", "cuts more than needed",
+            "cut back to the last space, as rc.truncate does", "cut back two words"],
+    },
+    "04.predictions": {
+        "`calls_with_max_steps_5`": ["forgot the forced final call"],
+        "`end_reason_with_max_steps_5`": ["the right answer means a final_answer ending"],
+        "`total_lines_read`": ["lines read by the last call only"],
+        "`total_lines_forgiving`": ["forgiving run counted as 6 calls"],
+        "Write whole numbers as numbers, and the end reason as text": ["a number written as text"],
+    },
+}
+
+
+@pytest.mark.parametrize("exercise", list(RULE_MUTANTS))
+def test_every_rule_has_a_mutant_that_fails_its_cases(exercise: str) -> None:
+    """A solution that ignores a rule fails, and a failed case is one the rule names."""
+    table, catalogue = RULE_MUTANTS[exercise], EXERCISES[exercise][1]
+    rules = dict(_lookup(exercise).rules)
+    assert set(table) == set(rules)
+    for rule, mutants in table.items():
+        for name in mutants:
+            failed = {c.name for c in check(exercise, catalogue[name]).cases if c.status == "failed"}
+            assert failed & set(rules[rule]), f"{name!r} breaks {rule!r} but fails none of its cases"
+
+
+def test_library_functions_that_share_an_exercise_name_pass_it() -> None:
+    """The library and the exercises agree: a function named like an exercise passes its check."""
+    named = {e: e.split(".", 1)[1] for e in exercises("04")}
+    shared = [e for e, name in named.items() if callable(getattr(rc, name, None))]
+    assert shared == []  # strict_calculate and truncate_within are named for what they ask
+    assert {"calculate", "truncate"} <= set(dir(rc))

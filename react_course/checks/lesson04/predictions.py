@@ -1,7 +1,10 @@
 """Check 04.predictions: predict the cost and the ending of variations of the slip run.
 
 The answers are what ``tests/test_checks_lesson04.py`` gets by running the
-slip run; a prediction left as ``...`` is "not attempted".
+slip run (``react_course.slips``, a scripted model: the same run whatever model
+the course is set to use); a prediction left as ``...`` is "not attempted".
+A wrong prediction that a known slip of reasoning explains gets that
+explanation (``_WRONG``), without giving the answer away.
 """
 
 from typing import Any
@@ -23,9 +26,41 @@ _PREDICTIONS = {
 }
 
 
+# (key, a wrong prediction) -> what that prediction overlooked.
+_WRONG = {
+    ("calls_with_max_steps_5", 5): "5 would mean the run stops the moment it has used its 5th step; the "
+                                   "lesson's max_steps=3 run made one more call than its limit: what for?",
+    ("calls_with_max_steps_5", 4): "4 is the perfect run; the slip run spends two calls on its slips.",
+    ("calls_with_max_steps_5", 7): "the slip run answers in 6 calls without any limit; can a limit add a call "
+                                   "beyond that?",
+    ("end_reason_with_max_steps_5", "final_answer"): (
+        "the last reply is a Final Answer, but was the model free to answer, or asked to because the "
+        "steps ran out? The end reason names what ended the run (see section 6 of the lesson)."),
+    ("total_lines_read", 21): "21 is what the last call reads; the total adds up what every call read.",
+    ("total_lines_read", 6): "6 is the number of calls; the total counts lines.",
+    ("total_lines_read", 28): "28 is the perfect run's total (4 calls); the slip run makes 6.",
+    ("total_lines_forgiving", 66): "66 is the slip run's total; the forgiving tool removes one slip, "
+                                   "so one call fewer.",
+    ("total_lines_forgiving", 28): "28 is the perfect run (4 calls); the forgiving tool removes only the "
+                                   "'notebooks' slip: get_price still costs a call.",
+}
+_END_REASONS = ("final_answer", "step_limit", "budget", "time_limit", "repeating", "hand_over",
+                "interrupted", "error")
+
+RULES = {
+    "`calls_with_max_steps_5`": ("calls_with_max_steps_5",),
+    "`end_reason_with_max_steps_5`": ("end_reason_with_max_steps_5",),
+    "`total_lines_read`": ("total_lines_read",),
+    "`total_lines_forgiving`": ("total_lines_forgiving",),
+    "Write whole numbers as numbers, and the end reason as text": (
+        "calls_with_max_steps_5", "end_reason_with_max_steps_5", "total_lines_read"),
+}
+
+
 @exercise(
     "04.predictions",
     "predict the cost and the ending of variations of the slip run",
+    rules=RULES,
     hints=(
         "Write your predictions first; run the cells under the check afterwards to see the runs.",
         "For the step limit, count the slip run's Actions: each one is a step, and the Final Answer "
@@ -42,7 +77,9 @@ def prediction_cases(predictions: Any):
         return
     for key, (answer, hint) in _PREDICTIONS.items():
         yield Case(key, lambda key=key: _predicted(predictions, key), given=f"predictions[{key!r}]",
-                   test=lambda got, answer=answer: _prediction(got, answer), hint=hint)
+                   test=lambda got, key=key, answer=answer: _prediction(key, got, answer), hint=hint,
+                   expected=Shown("your prediction (the answer is not shown: run the cells below "
+                                  "once all four are right, or to compare)"))
 
 
 def _predicted(predictions: dict, key: str) -> Any:
@@ -58,9 +95,17 @@ class _Missing(Shown):
         return super().__new__(cls, "(no such key)")
 
 
-def _prediction(got: Any, answer: Any) -> bool | str:
+def _prediction(key: str, got: Any, answer: Any) -> bool | str:
     if isinstance(got, _Missing):
         return "the dict has no entry with this key: keep the keys as given"
     if isinstance(answer, int) and isinstance(got, str) and got.strip().isdigit():
         return f"write the number {got.strip()}, not the text {got!r}"
-    return got == answer
+    if got == answer and not isinstance(got, bool):
+        return True
+    if isinstance(answer, str) and isinstance(got, str) and got not in _END_REASONS:
+        return f"{got!r} is not an end reason; the loop's are: {', '.join(_END_REASONS)}"
+    try:
+        known = _WRONG.get((key, got))
+    except TypeError:  # an unhashable prediction
+        known = None
+    return known or f"not {got!r}: re-read the hint, and work it out on paper before running anything"

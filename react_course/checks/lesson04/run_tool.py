@@ -88,19 +88,52 @@ def _says_nothing(tool: str) -> Callable[[str, list[str]], bool | str]:
 
 
 def _is(expected: str) -> Callable[[str, list[str]], bool | str]:
-    return lambda observation, ran: observation == expected or f"expected exactly {expected!r}"
+    def test(observation: str, ran: list[str]) -> bool | str:
+        if observation == expected:
+            return True
+        if any(re.search(rf"\b{word}\b", observation.lower()) for word in NOTHING_WORDS):
+            return (f"the tool returned {expected}, a real result, but the observation says nothing "
+                    f"came back: `if not result` is true for {expected} too; test for None, blank "
+                    "text and empty containers only")
+        return f"expected exactly {expected!r}, str(result)"
+    return test
+
+
+RULES = {
+    "always returns text for the model to read": ("a result that is not text becomes text",
+                                                   "runs the named tool"),
+    "it never raises": ("any exception becomes an observation (ZeroDivisionError)",
+                        "an exception becomes an observation", "unknown name: say so and list the real tools"),
+    "the result as text: `str(result)`": ("a result that is not text becomes text",
+                                          "a tool that returns 0: a result, not nothing"),
+    "`name` is not in `tools`": ("unknown name: say so and list the real tools",),
+    "Run only a tool whose name matches": ("a name in the wrong case is not run",
+                                           "the closest name is a different, harmful tool"),
+    "Do not lower-case the name or look for the closest one": (
+        "a name in the wrong case is not run", "the closest name is a different, harmful tool"),
+    "the exception's type, its message and a suggestion of what to change": (
+        "an exception becomes an observation", "bad input raised inside the tool"),
+    "it returned `None`, blank text, or an empty list or dict": (
+        "a tool that returns None", "a tool that returns blank text", "a tool that returns an empty list",
+        "a tool that returns an empty dict (the lesson's order 88219)"),
+    "name the tool, and use one of the words": ("a tool that returns None",),
+    "A result such as `0` or `False` is a result": ("a tool that returns 0: a result, not nothing",
+                                                   "a tool that returns False: a result, not nothing"),
+}
 
 
 @exercise(
     "04.run_tool",
     "run a tool by exact name; every failure becomes an observation",
+    rules=RULES,
     hints=(
         "Start with `if name not in tools:` and return a text that lists ', '.join(tools). "
         "Never look for a similar name: not lower-casing, not difflib.",
         "Wrap only the call in try/except Exception as error, and use type(error).__name__ and "
         "str(error) in the text you return.",
         "After the call, if the result is None, blank text or an empty list or dict, say in words "
-        "that the tool returned nothing (name the tool); otherwise return str(result).",
+        "that the tool returned nothing (name the tool); otherwise return str(result). Not "
+        "`if not result`: 0 and False are results.",
     ),
 )
 def run_tool_cases(run_tool: Callable):
@@ -136,6 +169,22 @@ def run_tool_cases(run_tool: Callable):
     yield _run_tool_case("a tool that returns blank text", run_tool, {"get_order": ("  ",)},
                          ("get_order", "88219"), _says_nothing("get_order"),
                          "A blank string is no answer either: check `not str(result).strip()`.")
+    yield _run_tool_case("any exception becomes an observation (ZeroDivisionError)", run_tool,
+                         {"share": (lambda t: str(100 // int(t)),)}, ("share", "0"),
+                         _reports_error("ZeroDivisionError", "integer division or modulo by zero", "share"),
+                         "The statement says run_tool never raises: catch Exception, not a list of the "
+                         "errors you thought of. A tool can raise anything.")
+    yield _run_tool_case("a tool that returns an empty dict (the lesson's order 88219)", run_tool,
+                         {"get_order": ({},)}, ("get_order", "88219"), _says_nothing("get_order"),
+                         "str({}) is '{}', which reads as 'no error, all is well': check "
+                         "`isinstance(result, (list, dict)) and not result` before str().")
+    yield _run_tool_case("a tool that returns 0: a result, not nothing", run_tool,
+                         {"count_late": (0,)}, ("count_late", "orders today"), _is("0"),
+                         "0 is an answer: `if not result` treats it as nothing. Test for None, blank "
+                         "text and empty containers only.")
+    yield _run_tool_case("a tool that returns False: a result, not nothing", run_tool,
+                         {"is_late": (False,)}, ("is_late", "88213"), _is("False"),
+                         "False is an answer too: compare with `result is None`, not `not result`.")
     yield _run_tool_case("a tool that returns an empty list", run_tool, {"find_orders": ([],)},
                          ("find_orders", "customer 7"), _says_nothing("find_orders"),
                          "An empty list or dict is no answer either: str([]) is '[]', which a model "

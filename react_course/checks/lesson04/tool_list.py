@@ -125,9 +125,26 @@ def _show_outcome(got: tuple[str, Any]) -> str:
     return f"returned {describe(value, 160)}" if kind == "returned" else f"{kind}: {describe(value, 160)}"
 
 
+RULES = {
+    "One line per function, in the order given": ("one tool, one line", "tools in the order given"),
+    "`- name(param: type, ...): description`": ("one tool, one line", "a tool without parameters"),
+    "Types are the hints' names": ("every type named",),
+    "leave out the return type and default values": ("one tool, one line",
+                                                     "docstring spread over several lines and paragraphs"),
+    "up to its first doctest line": ("doctest lines left out",),
+    "every run of spaces and newlines becomes one space": ("docstring spread over several lines and paragraphs",),
+    "A function without a docstring": ("a function without a docstring is refused",),
+    "a parameter that has no type hint": ("a parameter without a type hint is refused",
+                                          "a tool without parameters needs only a docstring"),
+    "raise `ValueError` with a message that names the function": (
+        "a function without a docstring is refused", "a parameter without a type hint is refused"),
+}
+
+
 @exercise(
     "04.tool_list",
     "generate the prompt's tool list from names, type hints and docstrings",
+    rules=RULES,
     hints=(
         "inspect.signature(f).parameters gives the parameters in order; typing.get_type_hints(f) "
         "gives their types (use the type's __name__, and leave out the 'return' entry).",

@@ -1,10 +1,12 @@
-"""Check 04.calculate: a calculator that parses with ``ast`` and never evaluates Python.
+"""Check 04.strict_calculate: a calculator that parses with ``ast`` and never evaluates Python.
 
-Powers need two caps, both decided before the power is computed: exponents
-above 100 are refused, and so is an integer power whose result would have more
-than about 100 digits. The exponent cap alone lets towers through: in
-``(9 ** 100) ** 100`` every exponent is 100, yet the result has 9,543 digits,
-and two more ``** 100`` run for minutes.
+It is stricter than the library's ``rc.calculate`` (no functions, exponents at
+most 100 instead of 1000), hence its own name. Powers need two caps, both
+decided before the power is computed: exponents above 100 are refused, and so
+is an integer power whose result would have more than about 100 digits. The
+exponent cap alone lets towers through: in ``(9 ** 100) ** 100`` every
+exponent is 100, yet the result has 9,543 digits, and two more ``** 100`` run
+for minutes.
 
 No expression sent to the calculator in the student's own process can hang it:
 each one is cheap to compute even for a calculator without caps (``2 ** 10000``
@@ -50,10 +52,10 @@ def _all_right(expected: dict[str, int | float]) -> Callable[[dict], bool | str]
         for expression, value in expected.items():
             answer = got[expression]
             if not isinstance(answer, str):
-                return (f"calculate({expression!r}) returned {type(answer).__name__}: "
+                return (f"strict_calculate({expression!r}) returned {type(answer).__name__}: "
                         "return text, e.g. str(value)")
             if _wrong_value(answer, value):
-                return f"calculate({expression!r}) returned {describe(answer, 80)}; it should be {value}"
+                return f"strict_calculate({expression!r}) returned {describe(answer, 80)}; it should be {value}"
         return True
     return test
 
@@ -62,12 +64,25 @@ def _all_errors(must_say: dict[str, str], why: str) -> Callable[[dict], bool | s
     def test(got: dict) -> bool | str:
         for expression, answer in got.items():
             if not _is_error(answer):
-                return f"calculate({expression!r}) returned {describe(answer, 80)}: {why}"
+                return f"strict_calculate({expression!r}) returned {describe(answer, 80)}: {why}"
             word = must_say[expression]
             if word not in answer.lower():
-                return (f"calculate({expression!r}) returned {describe(answer, 100)}: "
+                return (f"strict_calculate({expression!r}) returned {describe(answer, 100)}: "
                         f"the error should say {word!r} ({why})")
         return True
+    return test
+
+
+LONG_SUM = " + ".join(["1"] * 6000)
+
+
+def _text_answer(value: int) -> Callable[[Any], bool | str]:
+    """The right value or an 'Error: ...' text: either way text, never an exception."""
+    def test(got: Any) -> bool | str:
+        if not isinstance(got, str):
+            return f"return text, not {type(got).__name__}"
+        return got == str(value) or _is_error(got) or (
+            f"expected {value} or an 'Error: ...' text, got {describe(got, 80)}")
     return test
 
 
@@ -76,8 +91,8 @@ def _each(calculate: Callable, expressions: tuple[str, ...]) -> Callable[[], dic
 
 
 def _given(expressions: tuple[str, ...]) -> str:
-    """How a case's calls are shown: ``calculate('1 / 0'), calculate('5 // 0')``."""
-    return ", ".join(f"calculate({e!r})" for e in expressions)
+    """How a case's calls are shown: ``strict_calculate('1 / 0'), strict_calculate('5 // 0')``."""
+    return ", ".join(f"strict_calculate({e!r})" for e in expressions)
 
 
 def _right_case(calculate: Callable, name: str, values: dict[str, int | float], hint: str) -> Case:
@@ -126,6 +141,27 @@ def _refusal_cases(calculate: Callable) -> Iterator[Case]:
     yield _refused_case(calculate, "strings and lists are refused", ("'ab' * 3", "[1, 2]"),
                         "only int and float constants are numbers",
                         "Accept ast.Constant only when its value is an int or a float (not a bool).")
+    yield _refused_case(calculate, "booleans are refused", ("True + True", "False * 3", "True"),
+                        "True and False are not numbers here, although Python's bool is a kind of int",
+                        "isinstance(True, int) is True: test type(value) in (int, float), or refuse bool first.")
+    yield _refused_case(calculate, "other operators are refused",
+                        ("~5", "5 & 3", "2 ^ 8", "5 << 2", "1 < 2", "not 1"),
+                        "only + - * / // % ** and unary - and + are allowed",
+                        "Allow ast.UnaryOp only with ast.USub or ast.UAdd (not ast.Invert or ast.Not), and "
+                        "ast.BinOp only with the seven operators of OPERATORS; ast.Compare is refused.")
+    yield _refused_case(calculate, "infinity and nan are refused", ("1e308 * 10", "1e309", "1e309 - 1e309"),
+                        "a result that is not a finite number is an error (a float multiplication "
+                        "does not raise OverflowError: it gives inf)",
+                        "After each operation, refuse a float that is not math.isfinite(value).")
+    yield _refused_case(calculate, "a complex result is refused", ("(-8) ** 0.5", "(-1) ** 0.5"),
+                        "a negative number to a fractional power is a complex number in Python, not a "
+                        "real one",
+                        "After each operation, refuse a value that is not an int or a float "
+                        "(isinstance(value, complex)).")
+    yield Case("a 6,000-term sum gives a text, not an exception", lambda: calculate(LONG_SUM),
+               given="strict_calculate('1 + 1 + ... + 1')  # 6,000 terms", test=_text_answer(6000),
+               hint="Python's own parser raises RecursionError on an expression this deep; it is an "
+                    "Exception like any other, so catch Exception around parsing and evaluating.")
 
 
 def _power_cases(calculate: Callable) -> Iterator[Case]:
@@ -157,9 +193,9 @@ def _power_cases(calculate: Callable) -> Iterator[Case]:
 def _huge_power_case(calculate: Callable) -> Case:
     if not _isolated.can_fork():
         return Case(f"{HUGE} is refused (skipped: this platform cannot run it in a separate process)",
-                    lambda: "skipped", test=lambda got: True, given=f"calculate({HUGE!r})")
+                    lambda: "skipped", test=lambda got: True, given=f"strict_calculate({HUGE!r})")
     return Case(f"{HUGE} is refused, not computed (run in a separate process)", _huge_power(calculate),
-                given=f"calculate({HUGE!r}) in a separate process, after the cheap powers above were refused",
+                given=f"strict_calculate({HUGE!r}) in a separate process, after the cheap powers above were refused",
                 test=_huge_power_test, show=_show_huge_power, time_limit=_isolated.CHILD_SECONDS + 3,
                 hint=f"{HUGE} is 9 ** 387420489: check the exponent before computing the power.")
 
@@ -178,36 +214,57 @@ def _huge_power(calculate: Callable) -> Callable[[], tuple[str, str, str]]:
 def _huge_power_test(got: tuple[str, str, str]) -> bool | str:
     status, expression, answer = got
     if status == "not run":
-        return (f"{HUGE} was NOT run: first, calculate({expression!r}) returned {answer} instead of the "
+        return (f"{HUGE} was NOT run: first, strict_calculate({expression!r}) returned {answer} instead of the "
                 f"error the cases above ask for, so {HUGE} (about 370 million digits) could hang your "
                 "calculator")
     if status == "timed out":
         return (f"no answer within {_isolated.CHILD_SECONDS:g} s, so the separate process was stopped: your "
                 "calculator computes the power before it checks the caps")
     if status == "died":
-        return "the separate process ended without an answer: calculate must return a text"
+        return "the separate process ended without an answer: strict_calculate must return a text"
     if status != "text":
-        return f"calculate({HUGE!r}) {_verb(status)} {answer}: return an error text"
+        return f"strict_calculate({HUGE!r}) {_verb(status)} {answer}: return an error text"
     return (_is_error(answer) and "exponent" in answer.lower()) or (
-        f"calculate({HUGE!r}) returned {describe(answer, 80)}: refuse it with an error about the exponent")
+        f"strict_calculate({HUGE!r}) returned {describe(answer, 80)}: refuse it with an error about the exponent")
 
 
 def _show_huge_power(got: tuple[str, str, str]) -> str:
     status, expression, answer = got
     if status == "not run":
-        return f"calculate({expression!r}) returned {answer}; {HUGE} was not run"
+        return f"strict_calculate({expression!r}) returned {answer}; {HUGE} was not run"
     if status in ("timed out", "died"):
-        return f"no answer from calculate({HUGE!r})"
-    return f"calculate({HUGE!r}) {_verb(status)} {describe(answer, 120)}"
+        return f"no answer from strict_calculate({HUGE!r})"
+    return f"strict_calculate({HUGE!r}) {_verb(status)} {describe(answer, 120)}"
 
 
 def _verb(status: str) -> str:
     return "raised" if status == "raised" else "returned"
 
 
+RULES = {
+    "`int` and `float` constants (not `True` or `False`, not strings)": (
+        "booleans are refused", "strings and lists are refused"),
+    "the operators `+ - * / // % **`": ("every allowed operator",),
+    "unary minus and plus": ("arithmetic with parentheses and signs",),
+    "names, function calls, attribute access, strings, lists, comparisons, other operators": (
+        "names and function calls are refused", "attribute access is refused",
+        "strings and lists are refused", "other operators are refused"),
+    "before it is computed": ("the exponent is checked before the power is computed",),
+    "Exponent cap:": ("exponents above 100 are refused", "the exponent is checked before the power is computed"),
+    "`2 ** 100` is allowed": ("powers within both caps are computed",),
+    "Size cap:": ("results of more than 100 digits are refused", "powers within both caps are computed"),
+    "Errors are texts, never exceptions": ("division by zero and overflow are error texts",
+                                           "not an expression", "a 6,000-term sum gives a text, not an exception"),
+    "Division by zero gives `Error: division by zero`": ("division by zero and overflow are error texts",),
+    "not a finite real number": ("infinity and nan are refused", "a complex result is refused"),
+    "The result is the value as text": ("arithmetic with parentheses and signs", "every allowed operator"),
+}
+
+
 @exercise(
-    "04.calculate",
-    "a calculator that parses with ast and never evaluates Python",
+    "04.strict_calculate",
+    "a strict calculator that parses with ast and never evaluates Python",
+    rules=RULES,
     hints=(
         "tree = ast.parse(expression, mode='eval'); then walk tree.body with a function that "
         "handles ast.Constant (int or float only), ast.BinOp and ast.UnaryOp, and raises "
@@ -216,12 +273,13 @@ def _verb(status: str) -> str:
         "For ast.Pow, call a check on the evaluated base and exponent BEFORE computing the power: "
         "first abs(exponent) > 100, then, for two ints with abs(base) > 1 and exponent > 0, "
         "exponent * math.log10(abs(base)) > 100.",
-        "Put one try/except around the whole evaluation in calculate(): SyntaxError, ValueError "
-        "and ZeroDivisionError (and any other Exception, such as OverflowError) become "
+        "After each operation, refuse a result that is complex or a float that is not finite. "
+        "Put one try/except around parsing and evaluating in strict_calculate(): ZeroDivisionError "
+        "and then any other Exception (OverflowError, RecursionError, your ValueError) become "
         "'Error: ...' texts.",
     ),
 )
-def calculate_cases(calculate: Callable):
+def strict_calculate_cases(calculate: Callable):
     yield from _arithmetic_cases(calculate)
     yield from _refusal_cases(calculate)
     yield from _power_cases(calculate)
