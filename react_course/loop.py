@@ -52,6 +52,7 @@ def run_react(
     example: str | None = None,
     on_step: Callable[[Step], None] | None = None,
     policy: Policy | None = None,
+    history: Callable[[str, list[Step]], str] | None = None,
     **limits: Any,
 ) -> RunResult:
     """Answer ``question`` with ``model`` and ``tools``; never raises for the model's mistakes.
@@ -60,14 +61,17 @@ def run_react(
     tool_timeout, max_observation_chars, max_repeats, max_model_errors...).
     ``example`` replaces the prompt's example trajectory ("" for none);
     ``on_step`` is called with each step as it completes; ``policy`` approves
-    or refuses side-effecting tool calls.
+    or refuses side-effecting tool calls; ``history(question, steps)``, when
+    given, writes the scratchpad in place of the whole history (lesson 08's
+    ``context.Compressor``).
     """
     question, registry = str(question), as_registry(tools)
     budget = Budget(Limits.from_options(max_steps=max_steps, **limits))
     steps: list[Step] = []
 
     def take_step(force: bool = False) -> Step:
-        prompt = build_prompt(question, registry.describe(), registry.names, scratchpad(steps),
+        pad = history(question, steps) if history else scratchpad(steps)
+        prompt = build_prompt(question, registry.describe(), registry.names, pad,
                               example=example, force_answer=force)
         step = text_step(len(steps) + 1, model, prompt, tuple(stops), budget, force)
         if isinstance(step.parsed, Action) and not force:
