@@ -73,7 +73,7 @@ def order_record(order_id: str) -> str:
     """
     text = order_id.strip().lstrip("#")
     if not text.isdigit() or not 5000 <= int(text) < 6000:
-        return f"There is no order {text!r}: order ids are four digits, such as 5101."
+        raise ValueError(f"there is no order {text!r}: order ids are four digits, such as 5101")
     order, rng = int(text), random.Random(int(text) * 7)
     owed, name, dishes = refund(order), rng.choice(NAMES), rng.sample(DISHES, 3)
     gist = (f"Order {order} was delivered late; refund owed {owed} INR." if owed
@@ -105,7 +105,8 @@ def task_model(task: LongTask, *, careless: bool = False) -> ReactiveModel:
     """
 
     def respond(pad: Scratchpad) -> str:
-        if careless and pad.steps and pad.last_observation.startswith(("There is no order", "You already")):
+        failed = pad.steps and re.search(r"there is no order|You already called", pad.last_observation)
+        if careless and failed:
             return pad.steps[-1][0]
         seen = "\n".join(f"{text}\n{obs}" for text, obs in pad.steps)
         owed = {int(o): int(r) for o, r in re.findall(r"Order (\d{4}) [^;]*; refund owed (\d+)", seen)}
