@@ -13,6 +13,8 @@ holds one idea, in the order the lessons teach them:
     calculator  arithmetic without eval                                    (04)
     execute     the one door every tool call passes                        (04-06)
     guards      Limits and the Budget that enforces them; end reasons      (05)
+    native      run_native: the native tool-calling twin of run_react      (07)
+    wire        Chat Completions and Responses, as the native loop needs   (07)
     tokens      token estimates                                            (08)
     providers   real models by configuration                               (00)
     demo        the scripted model that solves the worked examples         (00)
@@ -24,6 +26,7 @@ from .errors import ContextWindowFull, LimitExceeded, LimitReached, ModelConfigE
 from .guards import END_REASONS, Budget, Limits
 from .loop import run_react
 from .models import ModelCall, ReactiveModel, ScriptedModel, ScriptExhausted
+from .native import native_client, run_native
 from .observations import truncate
 from .parsing import Action, FinalAnswer, ParseError, parse_step
 from .prompts import Scratchpad, build_prompt, read_prompt
@@ -82,10 +85,12 @@ __all__ = [
     "demo_model",
     "encyclopedia_tools",
     "estimate_tokens",
+    "native_client",
     "parse_model_spec",
     "parse_step",
     "read_prompt",
     "repeatable",
+    "run_native",
     "run_react",
     "shop_tools",
     "side_effect",
