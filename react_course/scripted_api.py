@@ -121,8 +121,12 @@ class Handler(BaseHTTPRequestHandler):
     timeout = IDLE_SECONDS
     server: ScriptedServer
 
+    wbufsize = 1 << 16  # a reply leaves in one write, not head and body apart (delayed-ACK stalls)
+
     def setup(self) -> None:
         super().setup()
+        with contextlib.suppress(OSError):
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         with self.server.lock:
             self.server.connections.add(self.connection)
 
@@ -134,6 +138,12 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet: no log lines in notebooks
         pass
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """A request http.server itself refuses (a bad request line, huge headers): the API's shape too."""
+        self.close_connection = True
+        error = APIError(code, message or explain or "Bad request.", None, None)
+        self._send_json(code, error.body(), close=True)
 
     def do_GET(self) -> None:
         path = self.path.split("?")[0].rstrip("/")
@@ -238,7 +248,7 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("x-request-id", self.server.ids.new("req"))
         if length is not None:
             self.send_header("Content-Length", str(length))
-        if close:
+        if close or self.close_connection:
             self.send_header("Connection", "close")
             self.close_connection = True
         self.end_headers()

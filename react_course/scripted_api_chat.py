@@ -20,6 +20,8 @@ from .scripted_wire import (
     APIError,
     Limits,
     Shaped,
+    check_content,
+    check_parameters,
     constrain,
     count,
     field_of,
@@ -81,7 +83,9 @@ def check_message(message: Any, where: str) -> None:
     if role not in ROLES:
         raise APIError(400, f"Invalid value: '{role}'. Supported values are: " + ", ".join(
             f"'{r}'" for r in ROLES) + ".", f"{where}.role", "invalid_value")
-    field_of(message, "content", (str, list), where, required=role in ("user", "system", "developer"))
+    content = field_of(message, "content", (str, list), where,
+                       required=role in ("user", "system", "developer"))
+    check_content(content, f"{where}.content")
     if role == "tool":
         field_of(message, "tool_call_id", str, where, required=True)
     for j, call in enumerate(field_of(message, "tool_calls", list, where) or []):
@@ -127,7 +131,8 @@ def read_tool(tool: Any, where: str) -> dict[str, Any]:
                        "invalid_value")
     return {"name": name, "description": field_of(function, "description", str, f"{where}.function",
                                                   default=""),
-            "parameters": field_of(function, "parameters", dict, f"{where}.function", default={})}
+            "parameters": check_parameters(function.get("parameters"),
+                                           f"{where}.function.parameters")}
 
 
 def read_choice(body: dict, tools: list[dict]) -> str:

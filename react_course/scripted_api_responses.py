@@ -25,6 +25,8 @@ from .scripted_wire import (
     APIError,
     Limits,
     Shaped,
+    check_content,
+    check_parameters,
     constrain,
     count,
     field_of,
@@ -102,13 +104,13 @@ def check_item(item: Any, where: str) -> None:
         if role not in ROLES:
             raise APIError(400, f"Invalid value: '{role}'. Supported values are: " + ", ".join(
                 f"'{r}'" for r in ROLES) + ".", f"{where}.role", "invalid_value")
-        field_of(item, "content", (str, list), where, required=True)
+        check_content(field_of(item, "content", (str, list), where, required=True), f"{where}.content")
     elif kind == "function_call":
         for key in ("call_id", "name", "arguments"):
             field_of(item, key, str, where, required=True)
     elif kind == "function_call_output":
         field_of(item, "call_id", str, where, required=True)
-        field_of(item, "output", (str, list), where, required=True)
+        check_content(field_of(item, "output", (str, list), where, required=True), f"{where}.output")
     elif kind == "reasoning":
         field_of(item, "id", str, where, required=True)
         field_of(item, "summary", list, where, required=True)
@@ -170,7 +172,7 @@ def read_tool(tool: Any, where: str) -> dict[str, Any]:
         raise APIError(400, f"Invalid '{where}.name': string does not match pattern. Expected a string "
                        "that matches the pattern '^[a-zA-Z0-9_-]+$'.", f"{where}.name", "invalid_value")
     return {"name": name, "description": field_of(tool, "description", str, where, default=""),
-            "parameters": field_of(tool, "parameters", dict, where, default={})}
+            "parameters": check_parameters(tool.get("parameters"), f"{where}.parameters")}
 
 
 def read_choice(body: dict, tools: list[dict]) -> str:

@@ -47,8 +47,10 @@ def respond(request: ChatRequest) -> ChatTurn:
         return _today(request)
     plan = plan_for(question)
     if plan is None:
-        return _say(request, "I have no plan for this question.", NO_PLAN)
-    moves = _next_moves(plan, request)
+        forced = _forced(request, [])
+        return _calls(request, forced) if forced else _say(request, "I have no plan for this question.",
+                                                           NO_PLAN)
+    moves = _forced(request, _next_moves(plan, request))
     if request.tool_choice == "none" or not request.tools or not moves:
         if any(not _met(need, request) for need in plan.needs):
             return _say(request, "I could not find what I needed.", GAVE_UP)
@@ -69,6 +71,19 @@ def _next_moves(plan: Plan, request: ChatRequest) -> list[Move]:
         if not parallel or move.tool == "calculate":
             break
     return moves
+
+
+def _forced(request: ChatRequest, moves: list[Move]) -> list[Move]:
+    """Obey a ``tool_choice`` that demands a call: the planned calls that fit it, or else
+    the demanded tool (the first offered, for "required") with the question as its input."""
+    choice = request.tool_choice
+    if choice in ("auto", "none") or not request.tools:
+        return moves
+    fitting = [m for m in moves if choice == "required" or m.tool == choice]
+    if fitting:
+        return fitting
+    tool = request.tools[0]["name"] if choice == "required" else choice
+    return [Move(f"I am asked to call {tool} now, so I call it with the question.", tool, request.question)]
 
 
 def _met(need, request: ChatRequest) -> bool:

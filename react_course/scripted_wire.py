@@ -90,6 +90,39 @@ def field_of(obj: dict, key: str, kinds: type | tuple[type, ...], where: str, *,
     return value
 
 
+TEXT_PARTS = ("text", "input_text", "output_text")
+
+
+def check_content(content: Any, where: str) -> None:
+    """A message's content: a string, or a list of parts whose text parts carry a string."""
+    if not isinstance(content, list):
+        return
+    for i, part in enumerate(content):
+        at = f"{where}[{i}]"
+        if not isinstance(part, dict):
+            raise wrong_type(at, "an object", part)
+        if field_of(part, "type", str, at, required=True) in TEXT_PARTS:
+            field_of(part, "text", str, at, required=True)
+
+
+def check_parameters(schema: Any, where: str) -> dict:
+    """A tool's parameters: a JSON schema object whose properties are schemas (None: no parameters)."""
+    if schema is None:
+        return {}
+    if not isinstance(schema, dict):
+        raise wrong_type(where, "an object", schema)
+    properties = field_of(schema, "properties", dict, where, default={})
+    for name, value in properties.items():
+        if not isinstance(value, dict):
+            raise APIError(400, f"Invalid schema for function: In context=('properties', '{name}'), "
+                           f"schema must be a JSON Schema object, got {json.dumps(value)}.", where,
+                           "invalid_function_parameters")
+    for i, name in enumerate(field_of(schema, "required", list, where, default=[])):
+        if not isinstance(name, str):
+            raise wrong_type(f"{where}.required[{i}]", "a string", name)
+    return schema
+
+
 class Ids:
     """Ids in each API's format, deterministic per server (so notebooks repeat)."""
 
@@ -234,17 +267,31 @@ def as_json(text: str, schema: dict) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def fill(schema: dict, text: str) -> Any:
-    """A value of ``schema``'s shape made from the answer ``text`` (the first number for numbers)."""
+def fill(schema: dict, text: str, defs: dict | None = None) -> Any:
+    """A value of ``schema``'s shape made from the answer ``text`` (the first number for numbers).
+
+    >>> fill({"$defs": {"M": {"type": "integer"}}, "properties": {"m": {"$ref": "#/$defs/M"},
+    ...       "note": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}, "About 12 m")
+    {'m': 12, 'note': 'About 12 m'}
+    """
+    defs = {**(defs or {}), **(schema.get("$defs") or {}), **(schema.get("definitions") or {})}
+    if isinstance(schema.get("$ref"), str):  # each definition is opened once: recursion ends
+        name = schema["$ref"].rsplit("/", 1)[-1]
+        schema, defs = defs.get(name, {}), {k: v for k, v in defs.items() if k != name}
+    options = schema.get("anyOf") or schema.get("oneOf")
+    if isinstance(options, list) and options:
+        schema = next((o for o in options if isinstance(o, dict) and o.get("type") != "null"), {})
     kind = schema.get("type")
     kind = next((k for k in kind if k != "null"), "string") if isinstance(kind, list) else kind
-    if schema.get("enum"):
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
         return next((v for v in schema["enum"] if str(v).lower() in text.lower()), schema["enum"][0])
     if kind == "object" or "properties" in schema:
-        return {k: fill(v if isinstance(v, dict) else {}, text)
-                for k, v in (schema.get("properties") or {"answer": {"type": "string"}}).items()}
+        properties = schema.get("properties")
+        properties = properties if isinstance(properties, dict) else {"answer": {"type": "string"}}
+        return {k: fill(v if isinstance(v, dict) else {}, text, defs) for k, v in properties.items()}
     if kind == "array":
-        return [fill(schema.get("items") or {}, text)]
+        items = schema.get("items")
+        return [fill(items if isinstance(items, dict) else {}, text, defs)]
     if kind in ("number", "integer"):
         found = re.search(r"-?\d[\d,]*(?:\.\d+)?", text)
         number = float(found.group().replace(",", "")) if found else 0
