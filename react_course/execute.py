@@ -8,11 +8,19 @@
 2. an unknown tool name gets the list of real ones (never the "closest" tool);
 3. the arguments are bound to the tool's parameters: the model's text for the
    text loop, a JSON object validated against the schema for the native loop;
-4. a side-effecting tool needs the approval ``policy`` to say yes (lesson 06);
+4. a tool that has failed too often is refused (lesson 05, error spirals);
+   for a side-effecting tool the model's own approval flags are dropped, every
+   id in its arguments must have appeared in this run (provenance; for every
+   tool with ``check_ids``), and the approval ``policy`` must say yes (lesson 06);
 5. the tool runs under a time limit: its own, cut to the run's remaining time;
 6. an exception, a time-out or an empty result becomes a sentence the model
    can act on (a model fills a blank with whatever it expected to see);
-7. a long result is truncated with a marker that says so.
+7. a long result is truncated with a marker that says so;
+8. the budget watches for calls that make no progress (one nudge is added to
+   the observation), and with ``mark_untrusted`` the result is wrapped as data.
+
+A hand-over tool (``stopping.people_tools``) ends the run: its ``HandOver`` is
+the one exception a tool may pass through.
 
 Because every call passes here, a new rule (approval, untrusted-data marking,
 a trace event) is added once. ``execute_all`` runs one turn's calls: in
@@ -35,13 +43,15 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from .errors import LimitReached
 from .guards import Budget
 from .observations import truncate
 from .record import Observation, ToolCall
+from .safety import check_provenance, gate, mark_untrusted, without_model_flags
 from .tools import ToolRegistry
 from .tools.definition import Tool
 
-# policy(call, tool) -> None to allow, or the reason for refusing (lesson 06).
+# policy(call, tool) -> None to allow, or the reason for refusing (lesson 06; see safety.py).
 Policy = Callable[[ToolCall, Tool], "str | None"]
 TRUNCATION_TIP = "Ask for something narrower to see the rest"
 _DEFAULT: Any = object()
@@ -57,7 +67,10 @@ def execute(call: ToolCall, registry: ToolRegistry, budget: Budget | None = None
         refusal = budget.check_repeat(call, repeatable=bool(tool and tool.repeatable))
         if refusal:
             return Observation(call.id, refusal, "repeat")
-    observation = _run(call, tool, registry, policy, _time_limit(timeout, budget))
+        refusal = budget.check_tool_errors(call)
+        if refusal:
+            return Observation(call.id, refusal, "refused")
+    observation = _run(call, tool, registry, policy, _time_limit(timeout, budget), budget)
     if max_chars is _DEFAULT:
         max_chars = limits.max_observation_chars if limits else None
     if max_chars is not None:
@@ -65,7 +78,19 @@ def execute(call: ToolCall, registry: ToolRegistry, budget: Budget | None = None
                                   observation.error)
     if budget is not None:
         budget.record_call(call, observation)
+        observation = _after(call, observation, budget)
     return observation
+
+
+def _after(call: ToolCall, observation: Observation, budget: Budget) -> Observation:
+    """The budget's look at the result: a nudge when no progress was made, and the untrusted wrapper."""
+    nudge = budget.note_observation(call, observation)
+    text = observation.text
+    if budget.limits.mark_untrusted and observation.error is None:
+        text = mark_untrusted(text, call.name)
+    if nudge:
+        text = f"{text}\n{nudge}"
+    return Observation(call.id, text, observation.error)
 
 
 def execute_all(calls: Sequence[ToolCall], registry: ToolRegistry, budget: Budget | None = None, *,
@@ -79,25 +104,27 @@ def execute_all(calls: Sequence[ToolCall], registry: ToolRegistry, budget: Budge
 
 
 def _run(call: ToolCall, tool: Tool | None, registry: ToolRegistry, policy: Policy | None,
-         timeout: float | None) -> Observation:
+         timeout: float | None, budget: Budget | None = None) -> Observation:
     if tool is None:
         return Observation(call.id, registry.unknown_tool_message(call.name), "unknown_tool")
+    if tool.side_effects:
+        call = without_model_flags(call)  # the model cannot approve its own call
     try:
         kwargs = _bind(tool, call.arguments)
     except ValueError as error:
         return Observation(call.id, f"Bad input for {tool.signature}: {error} {tool.description}",
                            "bad_input")
-    if tool.side_effects:
-        reason = "no approval policy is set" if policy is None else policy(call, tool)
-        if reason:
-            return Observation(call.id, f"{tool.name} was not run: it changes things and needs "
-                                        f"approval ({reason}).", "refused")
+    refusal = _refusal(call, tool, policy, budget)
+    if refusal:
+        return Observation(call.id, refusal, "refused")
     try:
         result = run_with_time_limit(lambda: tool.call(kwargs), timeout)
     except ToolTimeout:
         return Observation(call.id, f"{tool.name} did not finish within {timeout:g} s; the program "
                                     "stopped waiting (the call may still complete in the background). "
                                     "Try a simpler input or another tool.", "tool_timeout")
+    except LimitReached:
+        raise  # a hand-over tool ends the run
     except Exception as error:
         return Observation(call.id, f"{tool.name} failed with {type(error).__name__}: {error}. "
                                     "Check the input against the tool description and try again.",
@@ -106,6 +133,20 @@ def _run(call: ToolCall, tool: Tool | None, registry: ToolRegistry, policy: Poli
         return Observation(call.id, f"{tool.name} returned no result for {_shown(call.arguments)}.",
                            "empty_result")
     return Observation(call.id, result if isinstance(result, str) else str(result))
+
+
+def _refusal(call: ToolCall, tool: Tool, policy: Policy | None, budget: Budget | None) -> str | None:
+    """Provenance of the arguments, then approval of a side effect (lesson 06); None to go ahead."""
+    checked = tool.side_effects or bool(budget and budget.limits.check_ids)
+    if checked and budget is not None and budget.question:
+        unseen = check_provenance(call.arguments, budget.seen)
+        if unseen:
+            return f"{tool.name} was not run. {unseen}"
+    if tool.side_effects:
+        reason = gate(call, tool, policy)
+        if reason:
+            return f"{tool.name} was not run: it changes things and needs approval ({reason})."
+    return None
 
 
 def _bind(tool: Tool, arguments: str | dict[str, Any]) -> dict[str, Any]:

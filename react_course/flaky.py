@@ -37,7 +37,7 @@ MESSAGES = {400: "bad request", 401: "invalid API key", 404: "no such model",
 
 
 class _Handler(BaseHTTPRequestHandler):
-    def do_POST(self) -> None:  # noqa: N802 (the http.server name)
+    def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         self.rfile.read(length)
         entry = self.server.next_entry()  # type: ignore[attr-defined]
@@ -115,7 +115,7 @@ class HttpModel:
                                  status=error.code)
             failure.retry_after = error.headers.get("Retry-After")  # type: ignore[attr-defined]
             raise failure from None
-        except (TimeoutError, socket.timeout) as error:
+        except TimeoutError as error:
             raise TimeoutError(f"no reply within {self.timeout:g} s") from error
         except urllib.error.URLError as error:
             if isinstance(error.reason, TimeoutError | socket.timeout):

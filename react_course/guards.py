@@ -14,13 +14,21 @@ Every run records why it ended, one of ``END_REASONS``; a rising share of
 ``step_limit`` endings across runs is the early warning that something is
 wrong with a tool or a prompt.
 
-What it leaves out (lesson 05): near-repeat and cycle detection, per-tool
-retry caps, money budgets and per-task calibration.
+Lesson 05 adds what a stuck model needs: near-repeats and two calls taking
+turns (``stopping.RepeatWatch``: one nudge, then the run ends), a cap on the
+failures of one tool (against error spirals), and the back-off state for
+retried model calls (``retry.wait_before_retry``, called from
+``loop.call_model``). Lesson 06 adds what ``execute`` checks for safety: the
+texts seen in this run (for argument provenance) and two switches.
+
+What it leaves out: prices (lesson 08 sets ``cost``) and the step table per
+kind of task (``stopping.steps_for`` picks ``max_steps``).
 """
 
 from __future__ import annotations
 
 import difflib
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, fields
@@ -28,6 +36,8 @@ from decimal import Decimal
 
 from .errors import LimitExceeded, LimitReached
 from .record import Observation, ToolCall, Usage
+from .retry import Backoff
+from .stopping import RepeatWatch
 
 __all__ = ["END_REASONS", "Budget", "LimitExceeded", "LimitReached", "Limits", "repeat_key"]
 
@@ -58,6 +68,9 @@ class Limits:
     max_observation_chars: int = 2_000  # longer observations are truncated with a marker
     max_repeats: int = 2  # refused exact repeats; one more ends the run as "repeating"
     max_model_errors: int = 3  # failed model calls in a row before ending with "error"
+    max_tool_errors: int = 3  # failures of one tool before calls to it are refused (error spirals)
+    check_ids: bool = False  # refuse any call with an id never seen (side effects: always)
+    mark_untrusted: bool = False  # wrap each tool result as untrusted data in the prompt
 
     def __post_init__(self) -> None:
         # 0 is allowed: no tool steps, only the forced request for an answer.
@@ -98,7 +111,8 @@ OTHER_NAMES = {
 class Budget:
     """Every counter of one run, and the checks that end it. One per run."""
 
-    def __init__(self, limits: Limits | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, limits: Limits | None = None, clock: Callable[[], float] = time.monotonic,
+                 question: str = "") -> None:
         self.limits = limits or Limits()
         self.clock = clock
         self.started = clock()
@@ -110,6 +124,13 @@ class Budget:
         self.successful_calls = 0
         self.refused = 0
         self.first_call: dict[tuple[str, str], int] = {}
+        # lesson 05: no progress, error spirals, back-off; lesson 06: what this run has seen
+        self.watch = RepeatWatch()
+        self.tool_errors: dict[str, int] = {}
+        self.last_model_error: BaseException | None = None
+        self.backoff, self.rng, self.sleep, self.waited = Backoff(), random.Random(), time.sleep, 0.0
+        self.question = question
+        self.seen: list[str] = [question] if question else []
 
     # time -------------------------------------------------------------------------------
     def elapsed(self) -> float:
@@ -160,6 +181,7 @@ class Budget:
         if self.refused > self.limits.max_repeats:
             raise LimitReached("repeating", f"the model repeated a call {self.refused} times "
                                             "after being told not to")
+        self.watch.check()
 
     # tool calls --------------------------------------------------------------------------
     def check_repeat(self, call: ToolCall, repeatable: bool = False) -> str | None:
@@ -174,6 +196,27 @@ class Budget:
         """Remember a call; one that failed in a way that may pass is not a repeat if asked again."""
         if observation.error not in RETRYABLE_ERRORS and observation.error != "repeat":
             self.first_call.setdefault(repeat_key(call.name, call.arguments), self.steps_taken)
+
+
+    def check_tool_errors(self, call: ToolCall) -> str | None:
+        """The refusal for a tool that has failed ``max_tool_errors`` times in this run, or None."""
+        failed = self.tool_errors.get(call.name, 0)
+        if failed < self.limits.max_tool_errors:
+            return None
+        return (f"{call.name} has failed {failed} times in this run and is not called again. "
+                "Use another tool, give your Final Answer from what you have, or hand over.")
+
+    def note_observation(self, call: ToolCall, observation: Observation) -> str | None:
+        """After a call: count a failure, remember the text, and watch for no progress.
+
+        Returns the nudge to add to the observation (once per run), or None.
+        """
+        if observation.error in ("tool_error", "tool_timeout"):  # the tool failed, not the input
+            self.tool_errors[call.name] = self.tool_errors.get(call.name, 0) + 1
+        self.seen.append(observation.text)
+        arguments = call.arguments
+        text = arguments if isinstance(arguments, str) else repr(sorted(arguments.items()))
+        return self.watch.see(call.name, text, observation.text)
 
 
 def repeat_key(tool: str, arguments: str | dict) -> tuple[str, str]:

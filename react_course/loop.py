@@ -34,6 +34,7 @@ from .guards import Budget, Limits
 from .parsing import Action, FinalAnswer, ParseError, parse_step
 from .prompts import build_prompt
 from .record import Observation, RunResult, Step, ToolCall, Usage, handover_summary
+from .retry import is_retryable, wait_before_retry
 from .stops import DEFAULT_STOPS, find_stop, strip_reasoning
 from .tokens import estimate_tokens
 from .tools import ToolRegistry, as_registry
@@ -66,7 +67,7 @@ def run_react(
     ``context.Compressor``).
     """
     question, registry = str(question), as_registry(tools)
-    budget = Budget(Limits.from_options(max_steps=max_steps, **limits))
+    budget = Budget(Limits.from_options(max_steps=max_steps, **limits), question=question)
     steps: list[Step] = []
 
     def take_step(force: bool = False) -> Step:
@@ -119,11 +120,13 @@ def text_step(number: int, model: Callable[..., Any], prompt: str, stops: tuple[
     step, began = Step(number, forced=force), time.monotonic()
     try:
         raw = call_model(model, prompt, stops, budget)
+    except LimitReached:
+        raise  # out of time while waiting or calling: the run ends, it is not a model failure
     except Exception as error:  # an API error or a time-out: recorded, retried within the budget
         if isinstance(error, ModelConfigError) and budget.successful_calls == 0:
             raise  # a missing key or a bad setting before anything worked: the program is wrong
         reason = f"{type(error).__name__}: {error}"
-        budget.model_failed(Usage(prompt_tokens, 0), fatal=not getattr(error, "retryable", True))
+        budget.model_failed(Usage(prompt_tokens, 0), fatal=not is_retryable(error))
         step.error = "model_error"
         step.observations.append(Observation("", reason, "model_error"))
     else:
@@ -133,12 +136,20 @@ def text_step(number: int, model: Callable[..., Any], prompt: str, stops: tuple[
 
 
 def call_model(model: Callable[..., Any], prompt: str, stops: Sequence[str], budget: Budget) -> str | None:
-    """The one place a model is called: the run's remaining time applies to the call in flight."""
+    """The one place a model is called: the run's remaining time applies to the call in flight.
+
+    After a failed call, the next one first waits the back-off (``retry.wait_before_retry``:
+    exponential, jittered, at least the server's Retry-After, never past the run's time).
+    """
+    wait_before_retry(budget)
     try:
         raw = run_with_time_limit(lambda: model(prompt, list(stops)), budget.remaining_seconds())
     except ToolTimeout:
         raise LimitReached("time_limit", f"the run took over {budget.limits.max_seconds:g} s "
                                          "(a model call was still running)") from None
+    except Exception as error:
+        budget.last_model_error = error  # for the back-off before the next attempt
+        raise
     if not isinstance(raw, str | None):
         raise TypeError(f"the model returned {type(raw).__name__}, not text")
     return raw

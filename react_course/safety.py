@@ -10,8 +10,8 @@ check the program makes whatever the model wrote:
   observation contains;
 - ``mark_untrusted``: observations are wrapped as data, never instructions;
 - approval: a side-effecting call runs only when a policy function (or a
-  person) says yes; ``approve`` never reads the call's arguments for a flag,
-  so ``{"approved": true}`` written by the model counts for nothing;
+  person) says yes (``gate``); flags the model writes in its arguments
+  (``{"approved": true}``) are removed before the policy or the tool sees them;
 - ``idempotency_key`` and ``SideEffectLog``: a retried side effect runs at most
   once, and every one is recorded so that it can be compensated;
 - ``goal_reminder``: the question and the open items, restated near the end of
@@ -29,8 +29,10 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+from .record import ToolCall
 
 ID_PATTERN = re.compile(r"(?<![\w.])\d{3,}(?![\w])|\b[A-Z]{2,}-?\d{2,}\b")
 
@@ -48,7 +50,7 @@ def check_provenance(arguments: str | Mapping[str, Any], seen: Iterable[str]) ->
     >>> check_provenance("88213", ["Order 88213 was late."]) is None
     True
     >>> print(check_provenance("8821", ["Order 88213 was late."]))
-    Refused: 8821 did not appear in the question or in any observation of this run. Use an id you were given or found, or ask the user.
+    Refused: 8821 appeared nowhere in this run. Use an id from the question or an observation.
     """
     text = json.dumps(arguments, sort_keys=True) if isinstance(arguments, Mapping) else str(arguments)
     known: set[str] = set()
@@ -57,8 +59,8 @@ def check_provenance(arguments: str | Mapping[str, Any], seen: Iterable[str]) ->
     missing = sorted(_tokens(text) - known)
     if not missing:
         return None
-    return (f"Refused: {', '.join(missing)} did not appear in the question or in any observation "
-            "of this run. Use an id you were given or found, or ask the user.")
+    return (f"Refused: {', '.join(missing)} appeared nowhere in this run. "
+            "Use an id from the question or an observation.")
 
 
 _FIGURE = re.compile(r"\d[\d,]*(?:\.\d+)?")
@@ -93,59 +95,76 @@ def mark_untrusted(text: str, source: str) -> str:
             f"{body}\n</data>")
 
 
-@dataclass(frozen=True)
-class Decision:
-    allowed: bool
-    reason: str
-
-
-Policy = Callable[[str, Mapping[str, Any]], Decision | bool]
-
-
-def deny_all(tool: str, arguments: Mapping[str, Any]) -> Decision:
-    """The default policy for side effects: nothing runs without someone's yes."""
-    return Decision(False, f"{tool} changes things and no approval policy is set for this run")
-
-
-def approve(tool: str, arguments: Mapping[str, Any], policy: Policy | None) -> Decision:
-    """Ask ``policy`` (code or a person) whether a side-effecting call may run.
-
-    The model's own words never count: flags such as ``approved`` or ``confirm`` in the
-    arguments are removed before the policy sees them.
-
-    >>> approve("refund", {"order_id": 88213, "approved": True}, None).allowed
-    False
-    """
-    clean = {k: v for k, v in arguments.items() if k.lower() not in MODEL_FLAGS}
-    verdict = (policy or deny_all)(tool, clean)
-    if isinstance(verdict, Decision):
-        return verdict
-    return Decision(bool(verdict), "approved by the policy" if verdict else "refused by the policy")
-
+# A policy approves or refuses a side-effecting call: None to allow, or the reason for refusing.
+Policy = Callable[[ToolCall, Any], "str | None"]
 
 MODEL_FLAGS = frozenset({"approved", "approval", "confirm", "confirmed", "authorized",
                          "authorised", "override", "force", "admin"})
 
 
+def arguments_of(call: ToolCall) -> dict[str, Any]:
+    """A call's arguments as a dict (the text loop's JSON text is parsed; other text is kept whole)."""
+    if isinstance(call.arguments, Mapping):
+        return dict(call.arguments)
+    try:
+        value = json.loads(call.arguments)
+    except (TypeError, ValueError):
+        return {"input": call.arguments}
+    return dict(value) if isinstance(value, dict) else {"input": call.arguments}
+
+
+def without_model_flags(call: ToolCall) -> ToolCall:
+    """The call without flags the model wrote to approve itself (``approved``, ``confirm``...).
+
+    >>> without_model_flags(ToolCall("c1", "refund", {"order_id": 1, "Approved": True})).arguments
+    {'order_id': 1}
+    """
+    if isinstance(call.arguments, Mapping):
+        kept = {k: v for k, v in call.arguments.items() if str(k).lower() not in MODEL_FLAGS}
+        return replace(call, arguments=kept)
+    parsed = arguments_of(call)
+    if set(parsed) == {"input"} or not any(str(k).lower() in MODEL_FLAGS for k in parsed):
+        return call
+    kept = {k: v for k, v in parsed.items() if str(k).lower() not in MODEL_FLAGS}
+    return replace(call, arguments=json.dumps(kept))
+
+
+def gate(call: ToolCall, tool: Any, policy: Policy | None) -> str | None:
+    """Ask ``policy`` (code, or a person through ``ask_person``) about a side-effecting call.
+
+    None means go ahead; text is the reason for refusing. No policy, or a policy that
+    fails, refuses (fail closed). The model's own flags never reach the policy.
+
+    >>> print(gate(ToolCall("c1", "refund", {"order_id": 88213, "approved": True}), None, None))
+    no approval policy is set for this run, and the model cannot approve its own calls
+    """
+    if policy is None:
+        return "no approval policy is set for this run, and the model cannot approve its own calls"
+    try:
+        verdict = policy(without_model_flags(call), tool)
+    except Exception as error:  # the approval could not be asked: the answer is no
+        return f"the approval check failed ({type(error).__name__}: {error})"
+    return None if verdict is None else str(verdict)
+
+
 def refund_limit(max_amount: float) -> Policy:
-    """A policy: refunds up to ``max_amount`` of an order the run looked up, nothing else."""
-    def policy(tool: str, arguments: Mapping[str, Any]) -> Decision:
-        amount = float(arguments.get("amount", 0) or 0)
-        if tool != "refund":
-            return Decision(False, f"the policy allows only refunds, not {tool}")
+    """A policy: refunds up to ``max_amount``; anything else needs a person."""
+    def policy(call: ToolCall, tool: Any) -> str | None:
+        if call.name != "refund":
+            return f"the policy allows only refunds, not {call.name}"
+        amount = float(arguments_of(call).get("amount", 0) or 0)
         if amount > max_amount:
-            return Decision(False, f"a refund of {amount:g} is over the limit of {max_amount:g}: "
-                                   "a person must approve it")
-        return Decision(True, f"a refund of {amount:g} is within the limit of {max_amount:g}")
+            return f"a refund of {amount:g} is over the limit of {max_amount:g}: a person must approve it"
+        return None
     return policy
 
 
 def ask_person(ask: Callable[[str], str] = input) -> Policy:
     """A policy that asks a person; only a typed "yes" approves."""
-    def policy(tool: str, arguments: Mapping[str, Any]) -> Decision:
-        reply = ask(f"Allow {tool}({json.dumps(dict(arguments), sort_keys=True)})? [yes/no] ")
-        ok = reply.strip().lower() == "yes"
-        return Decision(ok, "a person approved it" if ok else "a person said no")
+    def policy(call: ToolCall, tool: Any) -> str | None:
+        args = json.dumps(arguments_of(call), sort_keys=True, default=str)
+        reply = ask(f"Allow {call.name}({args})? [yes/no] ")
+        return None if reply.strip().lower() == "yes" else "a person said no"
     return policy
 
 
@@ -162,13 +181,19 @@ def idempotency_key(run_id: str, tool: str, arguments: Mapping[str, Any] | str) 
 
 @dataclass
 class SideEffectLog:
-    """Side effects done, by idempotency key: a retry returns the first result."""
+    """Side effects by idempotency key: a retry gets the first result and never acts twice.
+
+    The key is reserved *before* acting, so a retry that arrives while the first
+    attempt is still running (after a time-out) is refused too.
+    """
 
     done: dict[str, tuple[str, Any, str]] = field(default_factory=dict)  # key -> (tool, args, result)
 
     def run_once(self, key: str, tool: str, arguments: Any, action: Callable[[], str]) -> str:
         if key in self.done:
-            return f"{self.done[key][2]} (already done earlier in this run; not repeated)"
+            _, _, result = self.done[key]
+            return f"{result} (already done earlier in this run; not repeated)"
+        self.done[key] = (tool, arguments, "started, result not known yet")
         result = action()
         self.done[key] = (tool, arguments, result)
         return result

@@ -8,10 +8,12 @@ import pytest
 from react_course.checks import _lookup, check
 from react_course.stopping import RunState, StopRules
 
+SOURCE = StopRules()
+
 # ------------------------------------------------------------------- references
 
 
-def should_stop(state: RunState, rules: StopRules = StopRules()):
+def should_stop(state: RunState, rules: StopRules = SOURCE):
     if state.interrupted:
         return "interrupted"
     if state.answered:
@@ -77,7 +79,7 @@ def stub(*args, **kwargs):
 
 
 def _should_stop_with(**change):
-    def wrong(state, rules=StopRules()):
+    def wrong(state, rules=SOURCE):
         limits = {"steps": rules.max_steps, "cost": rules.max_cost, "seconds": rules.max_seconds,
                   "repeats": rules.max_repeats}
         limits.update(change.get("fixed", {}))
@@ -113,7 +115,7 @@ SHOULD_STOP_MUTANTS = {
                                    _should_stop_with(fixed={"steps": 12, "cost": 20})),
     "limits before the answer": (
         "the user's interruption first, then the model's answer, then a hand-over, then the limits",
-        lambda s, r=StopRules(): ("step_limit" if s.steps >= r.max_steps else should_stop(s, r))),
+        lambda s, r=SOURCE: ("step_limit" if s.steps >= r.max_steps else should_stop(s, r))),
     "answer before the interruption": (
         "the user's interruption first, then the model's answer, then a hand-over, then the limits",
         _should_stop_with(order=("answered", "interrupted", "handed_over"))),
@@ -232,7 +234,8 @@ PLAN_WAIT_MUTANTS = {
     "gives up on a 5xx": ("a time-out (`status=None`), a 429 or a 5xx is retried",
                           _plan_with(never=(400, 401, 404, 500, 503))),
     "a constant wait": ("0.5 s before the first retry, doubling with each attempt", _plan_with(factor=1)),
-    "starts at 1 s": ("0.5 s before the first retry, doubling with each attempt", _plan_with(exponent_offset=0)),
+    "starts at 1 s": ("0.5 s before the first retry, doubling with each attempt",
+                      _plan_with(exponent_offset=0)),
     "no cap": ("never more than 8 s", _plan_with(cap=None)),
     "ignores Retry-After": ("never less than the server's `Retry-After`", _plan_with(honour=False)),
     "Retry-After replaces the back-off": (

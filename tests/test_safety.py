@@ -5,12 +5,12 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from react_course.record import ToolCall
 from react_course.safety import (
-    Decision,
     SideEffectLog,
-    approve,
     ask_person,
     check_provenance,
+    gate,
     goal_reminder,
     idempotency_key,
     lethal_trifecta,
@@ -31,7 +31,7 @@ def test_provenance_accepts_seen_ids() -> None:
 
 def test_provenance_refuses_an_invented_id_and_says_why() -> None:
     refusal = check_provenance({"order_id": 88219}, [QUESTION, OBS])
-    assert refusal and "88219" in refusal and "did not appear" in refusal
+    assert refusal and "88219" in refusal and "appeared nowhere" in refusal
 
 
 def test_provenance_is_not_fooled_by_a_substring() -> None:
@@ -58,24 +58,36 @@ def test_untrusted_marking_cannot_be_closed_from_inside() -> None:
     assert "untrusted" in wrapped.splitlines()[0]
 
 
+def refund(arguments) -> ToolCall:
+    return ToolCall("c1", "refund", arguments)
+
+
 def test_approval_ignores_flags_the_model_can_write() -> None:
     seen = []
 
-    def policy(tool, arguments):
-        seen.append(dict(arguments))
-        return Decision(False, "no")
+    def policy(call, tool):
+        seen.append(call.arguments)
+        return "no"
 
     for flag in ("approved", "confirm", "override", "APPROVED"):
-        assert not approve("refund", {"order_id": 88213, flag: True}, policy).allowed
-    assert all(set(args) == {"order_id"} for args in seen)
-    assert not approve("refund", {"approved": True}, None).allowed
+        assert gate(refund({"order_id": 88213, flag: True}), None, policy) == "no"
+    assert gate(refund('{"order_id": 88213, "approved": true}'), None, policy) == "no"
+    assert seen[:4] == [{"order_id": 88213}] * 4 and seen[4] == '{"order_id": 88213}'
+    assert gate(refund({"approved": True}), None, None)
+
+
+def test_a_policy_that_fails_refuses() -> None:
+    def broken(call, tool):
+        raise RuntimeError("approval service down")
+
+    assert "approval service down" in gate(refund({"order_id": 88213}), None, broken)
 
 
 def test_refund_limit_and_person() -> None:
-    assert approve("refund", {"order_id": 88213, "amount": 25}, refund_limit(100)).allowed
-    assert not approve("refund", {"order_id": 88213, "amount": 480}, refund_limit(100)).allowed
-    assert approve("refund", {"amount": 1}, ask_person(lambda _: "yes")).allowed
-    assert not approve("refund", {"amount": 1}, ask_person(lambda _: "y")).allowed
+    assert gate(refund({"order_id": 88213, "amount": 25}), None, refund_limit(100)) is None
+    assert "over the limit" in gate(refund({"order_id": 88213, "amount": 480}), None, refund_limit(100))
+    assert gate(refund('{"amount": 1}'), None, ask_person(lambda _: "yes")) is None
+    assert gate(refund({"amount": 1}), None, ask_person(lambda _: "y")) == "a person said no"
 
 
 @given(st.dictionaries(st.sampled_from(["order_id", "amount", "reason"]), st.integers(0, 10**6)))
@@ -96,7 +108,8 @@ def test_a_retried_side_effect_runs_once_and_is_recorded() -> None:
     first = log.run_once(key, "refund", {"order_id": 88213, "amount": 25}, refund)
     again = log.run_once(key, "refund", {"order_id": 88213, "amount": 25}, refund)
     assert refunds == [25] and first in again and "not repeated" in again
-    assert log.to_compensate() == ['refund({"amount": 25, "order_id": 88213}) -> Refunded 25 INR on order 88213.']
+    assert log.to_compensate() == [
+        'refund({"amount": 25, "order_id": 88213}) -> Refunded 25 INR on order 88213.']
 
 
 def test_small_helpers() -> None:

@@ -19,7 +19,8 @@ RULES = {
 }
 
 Q = "Is order 88213 owed a refund for late delivery?"
-DONE = ["get_order[88213] -> delivered 62 minutes late", "get_policy[late delivery] -> fee refunded after 30 min"]
+DONE = ["get_order[88213] -> delivered 62 minutes late",
+        "get_policy[late delivery] -> fee refunded after 30 min"]
 OPEN = ["the refund amount", "who approves the refund"]
 
 
