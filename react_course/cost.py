@@ -24,7 +24,6 @@ stands for all of that), and currencies other than US dollars.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from decimal import Decimal
@@ -169,5 +168,39 @@ def shared_prefix_tokens(previous: str, prompt: str, encoding: str = "o200k_base
     >>> shared_prefix_tokens("Question: q\\nThought: a", "Question: q\\nThought: b")
     4
     """
-    common = os.path.commonprefix([previous, prompt])
-    return count_tokens(common[: common.rfind("\n") + 1], encoding)
+    pairs = zip(previous, prompt, strict=False)
+    same = next((i for i, (a, b) in enumerate(pairs) if a != b), min(len(previous), len(prompt)))
+    return count_tokens(prompt[: prompt.rfind("\n", 0, same) + 1], encoding)
+
+
+def compressed_run_usages(n: int, prompt: int, per_step: int, *, threshold: int, keep_last: int,
+                          note: int, output: int = 0, cache_hit_rate: float | Decimal = 0,
+                          template: int = 100) -> tuple[list[Usage], Usage]:
+    """The calls of a run compressed as ``context.Compressor`` does, and the summaries' cost.
+
+    Past ``threshold`` history tokens, every step but the last ``keep_last``
+    becomes a note of ``note`` tokens, appended to the earlier notes. A cache
+    can serve the previous prompt while nothing was folded, and only the fixed
+    prompt and the old notes on the call right after a fold. Returns the
+    agent's Usage per call and the summariser's total (``template`` tokens of
+    instructions per summary, the folded steps in, their notes out).
+
+    >>> calls, summaries = compressed_run_usages(6, 300, 100, threshold=250, keep_last=1, note=20,
+    ...                                          cache_hit_rate=1)
+    >>> [u.input for u in calls], [u.cached_input for u in calls]
+    ([300, 400, 500, 440, 540, 480], [0, 300, 400, 300, 440, 340])
+    >>> summaries
+    Usage(input=600, output=80, cached_input=0, reasoning=0)
+    """
+    rate, calls, summaries = Decimal(str(cache_hit_rate)), [], Usage()
+    notes = live = previous = 0  # tokens of notes so far; steps still verbatim; the last prompt
+    for _ in range(n):
+        cacheable = previous
+        if live * per_step + notes > threshold and live > keep_last:
+            folded = live - keep_last
+            summaries += Usage(template + folded * per_step, folded * note)
+            cacheable, notes, live = prompt + notes, notes + folded * note, keep_last
+        previous = prompt + notes + live * per_step
+        calls.append(Usage(previous, output, int(rate * cacheable)))
+        live += 1
+    return calls, summaries

@@ -9,12 +9,14 @@ from hypothesis import strategies as st
 import react_course as rc
 from react_course.cost import (
     Price,
+    compressed_run_usages,
     cost,
     input_tokens,
     lines_read,
     price_of,
     prices,
     run_usages,
+    shared_prefix_tokens,
     total_input_tokens,
     total_lines_read,
 )
@@ -107,3 +109,19 @@ def test_lines_read_matches_the_slipped_run(k):
     rc.run_react("What do 3 notebooks and 2 pens cost?", model, rc.shop_tools())
     scratchpad = model.calls[k - 1].prompt.split("Now the real question.\n")[1]
     assert len(scratchpad.splitlines()) == lines_read(k)
+
+
+def test_a_compressed_run_without_a_fold_is_the_plain_run():
+    plain = run_usages(12, prompt=300, per_step=190, output=30, cache_hit_rate=1)
+    calls, summaries = compressed_run_usages(12, 300, 190, threshold=10**9, keep_last=2, note=25, output=30,
+                                             cache_hit_rate=1)
+    assert calls == plain and summaries == Usage()
+    folded, summaries = compressed_run_usages(12, 300, 190, threshold=600, keep_last=2, note=25)
+    assert sum(u.input for u in folded) < sum(u.input for u in plain) and summaries.input > 0
+
+
+def test_the_shared_prefix_ends_at_a_line():
+    assert shared_prefix_tokens("", "Question: q") == 0
+    assert shared_prefix_tokens("a\nb\n", "a\nb\nc") == count_tokens("a\nb\n")
+    same = shared_prefix_tokens("Question: q\nThought: x", "Question: q\nThought: y")
+    assert same == count_tokens("Question: q\n")
