@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SETTINGS = {
     "no compression": None,
     "compress past 600 tokens, keep 2 steps": (600, 2),
-    "compress past 600 tokens, keep 1 step": (600, 1),
+    "compress past 400 tokens, keep 1 step": (400, 1),
 }
 
 

@@ -149,11 +149,14 @@ def _usage(model: Any, prompt: str, reply: str) -> Usage:
 
 
 class Compressor:
-    """The text loop's history, compressed past ``threshold`` tokens; its summaries' cost in ``usage``.
+    """The text loop's history, compressed when its verbatim steps pass ``threshold`` tokens.
 
-    Use as ``run_react(..., history=Compressor(summariser))``. Between two
-    compressions the history only grows, so a provider's prompt cache keeps
-    working; each compression changes the prefix once.
+    Use as ``run_react(..., history=Compressor(summariser))``; the summaries'
+    own tokens are in ``usage``. Notes are appended, never rewritten, and the
+    threshold counts the verbatim steps only, so the notes' slow growth does
+    not set off a summary per step. Between two compressions the history only
+    grows, so a provider's prompt cache keeps working; each compression
+    changes the prefix once.
     """
 
     def __init__(self, summarise: Callable[..., str], *, threshold: int = 1_500, keep_last: int = 3,
@@ -167,7 +170,8 @@ class Compressor:
     def __call__(self, question: str, steps: Sequence[Any]) -> str:
         text = self._text(steps[self.folded:])
         before = count_tokens(text, self.encoding)
-        if before > self.threshold and len(steps) - self.folded > self.keep_last:
+        verbatim = count_tokens(scratchpad(list(steps[self.folded:])), self.encoding)
+        if verbatim > self.threshold and len(steps) - self.folded > self.keep_last:
             history = compress_history(question, steps[self.folded:], self.summarise,
                                        keep_last=self.keep_last, open_items=self.open_items,
                                        previous=self.summary)

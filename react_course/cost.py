@@ -178,7 +178,7 @@ def compressed_run_usages(n: int, prompt: int, per_step: int, *, threshold: int,
                           template: int = 100) -> tuple[list[Usage], Usage]:
     """The calls of a run compressed as ``context.Compressor`` does, and the summaries' cost.
 
-    Past ``threshold`` history tokens, every step but the last ``keep_last``
+    Past ``threshold`` tokens of verbatim steps, every step but the last ``keep_last``
     becomes a note of ``note`` tokens, appended to the earlier notes. A cache
     can serve the previous prompt while nothing was folded, and only the fixed
     prompt and the old notes on the call right after a fold. Returns the
@@ -196,7 +196,7 @@ def compressed_run_usages(n: int, prompt: int, per_step: int, *, threshold: int,
     notes = live = previous = 0  # tokens of notes so far; steps still verbatim; the last prompt
     for _ in range(n):
         cacheable = previous
-        if live * per_step + notes > threshold and live > keep_last:
+        if live * per_step > threshold and live > keep_last:
             folded = live - keep_last
             summaries += Usage(template + folded * per_step, folded * note)
             cacheable, notes, live = prompt + notes, notes + folded * note, keep_last
