@@ -218,29 +218,11 @@ def read_format(body: dict) -> dict | None:
 
 def build(shaped: Shaped, request: ChatRequest, items: list[dict], server: Any) -> dict[str, Any]:
     """The response object; kept in memory (unless ``store`` is false) for ``previous_response_id``."""
-    turn, body, ids = shaped.turn, request.body, server.ids
-    output: list[dict[str, Any]] = []
-    reasoning_id = None
-    if turn.calls or turn.reasoning:
-        reasoning_id = ids.new("rs")
-        summary = [{"type": "summary_text", "text": turn.reasoning}] if turn.reasoning else []
-        output.append({"id": reasoning_id, "type": "reasoning", "summary": summary})
-        if "reasoning.encrypted_content" in (body.get("include") or ()):
-            output[-1]["encrypted_content"] = "scripted:" + reasoning_id
-    if turn.text:
-        output.append({"id": ids.new("msg"), "type": "message", "role": "assistant", "status": "completed",
-                       "content": [{"type": "output_text", "text": turn.text, "annotations": [],
-                                    "logprobs": []}]})
-    for call in turn.calls:
-        call_id = ids.new("call")
-        output.append({"id": ids.new("fc"), "type": "function_call", "call_id": call_id, "name": call.name,
-                       "arguments": call.arguments_json, "status": "completed"})
-        with server.lock:
-            server.reasoning_of[call_id] = reasoning_id
-    prompt = input_tokens(request.messages, request.tools)
-    out = output_tokens(turn)
+    turn, body = shaped.turn, request.body
+    output = output_items(shaped, body, server)
+    prompt, out = input_tokens(request.messages, request.tools), output_tokens(turn)
     response = {
-        "id": ids.new("resp"), "object": "response", "created_at": int(time.time()),
+        "id": server.ids.new("resp"), "object": "response", "created_at": int(time.time()),
         "status": "incomplete" if shaped.truncated else "completed", "error": None,
         "incomplete_details": {"reason": "max_output_tokens"} if shaped.truncated else None,
         "instructions": body.get("instructions"), "max_output_tokens": body.get("max_output_tokens"),
@@ -260,6 +242,30 @@ def build(shaped: Shaped, request: ChatRequest, items: list[dict], server: Any) 
         with server.lock:
             server.responses[response["id"]] = {"items": kept, "response": response}
     return response
+
+
+def output_items(shaped: Shaped, body: dict, server: Any) -> list[dict[str, Any]]:
+    """A reasoning item (before any call), the message, then one ``function_call`` item per call."""
+    turn, ids = shaped.turn, server.ids
+    output: list[dict[str, Any]] = []
+    reasoning_id = None
+    if turn.calls or turn.reasoning:
+        reasoning_id = ids.new("rs")
+        summary = [{"type": "summary_text", "text": turn.reasoning}] if turn.reasoning else []
+        output.append({"id": reasoning_id, "type": "reasoning", "summary": summary})
+        if "reasoning.encrypted_content" in (body.get("include") or ()):
+            output[-1]["encrypted_content"] = "scripted:" + reasoning_id
+    if turn.text:
+        output.append({"id": ids.new("msg"), "type": "message", "role": "assistant", "status": "completed",
+                       "content": [{"type": "output_text", "text": turn.text, "annotations": [],
+                                    "logprobs": []}]})
+    for call in turn.calls:
+        call_id = ids.new("call")
+        output.append({"id": ids.new("fc"), "type": "function_call", "call_id": call_id, "name": call.name,
+                       "arguments": call.arguments_json, "status": "completed"})
+        with server.lock:
+            server.reasoning_of[call_id] = reasoning_id
+    return output
 
 
 def events(response: dict[str, Any]) -> Iterator[dict[str, Any]]:

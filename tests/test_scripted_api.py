@@ -18,10 +18,11 @@ import openai
 import pytest
 
 from react_course.calculator import calculate
+from react_course.demo import WORKED_EXAMPLES
 from react_course.scripted_api import MAX_BODY, serve
 from react_course.scripted_chat import Call, ChatTurn, ReactiveChatModel, ScriptedChatModel
 from react_course.scripted_demo import DATE_QUESTION
-from react_course.tools import Clock, Encyclopedia, SupportDesk
+from react_course.tools import Clock, Encyclopedia, Shop, SupportDesk, default_tools
 
 EIFFEL = "How much taller is the Eiffel Tower than the Statue of Liberty?"
 OLYMPICS = "What is 15% of the population of the city that hosted the 2024 Summer Olympics?"
@@ -42,7 +43,7 @@ TOOLS = [tool("search", query="string"), tool("lookup", term="string"),
 def functions() -> dict:
     book, desk = Encyclopedia(), SupportDesk()
     return {"search": book.search, "lookup": book.lookup, "calculate": calculate,
-            "get_order": desk.get_order, "get_policy": desk.get_policy,
+            "get_order": desk.get_order, "get_policy": desk.get_policy, "price": Shop().price,
             "today": Clock(dt.date(2024, 7, 26)).today}
 
 
@@ -106,6 +107,22 @@ def test_the_demo_answers_by_calling_tools(demo_url, question, needle, calls):
     messages, completions = run_chat(client(demo_url), question)
     assert needle in messages[-1]["content"]
     assert len(completions) == calls + 1
+
+
+@pytest.mark.parametrize("question", [*WORKED_EXAMPLES, DATE_QUESTION])
+def test_the_demo_solves_every_worked_example_with_the_courses_own_schemas(demo_url, question):
+    api, tools = client(demo_url), functions()
+    messages = [{"role": "user", "content": question}]
+    for _ in range(8):
+        message = api.chat.completions.create(model="m", messages=messages,
+                                              tools=default_tools().schemas()).choices[0].message
+        messages.append(message.model_dump(exclude_none=True))
+        for call in message.tool_calls or ():
+            result = tools[call.function.name](**json.loads(call.function.arguments))
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": result})
+        if not message.tool_calls:
+            break
+    assert not messages[-1].get("tool_calls") and "I could not" not in messages[-1]["content"]
 
 
 def test_parallel_tool_calls_false_gives_one_call_a_turn(demo_url):
