@@ -15,6 +15,8 @@ holds one idea, in the order the lessons teach them:
     guards      Limits and the Budget that enforces them; end reasons      (05)
     native      run_native: the native tool-calling twin of run_react      (07)
     wire        Chat Completions and Responses, as the native loop needs   (07)
+    scripted_chat  scripted chat models: a list of turns, or reactive      (07)
+    scripted_api   a chat model served on 127.0.0.1 in the OpenAI protocols (07)
     tokens      token estimates                                            (08)
     providers   real models by configuration                               (00)
     demo        the scripted model that solves the worked examples         (00)
@@ -32,6 +34,8 @@ from .parsing import Action, FinalAnswer, ParseError, parse_step
 from .prompts import Scratchpad, build_prompt, read_prompt
 from .providers import OpenAIChatModel, course_model, parse_model_spec, uses_real_model
 from .record import Observation, RunResult, Step, ToolCall, Usage
+from .scripted_chat import ChatTurn, ReactiveChatModel, ScriptedChatModel
+from .scripted_demo import demo_chat_model
 from .stops import DEFAULT_STOPS, cut_at_stop
 from .tokens import count_tokens, estimate_tokens
 from .tools import (
@@ -54,6 +58,7 @@ __all__ = [
     "WORKED_EXAMPLES",
     "Action",
     "Budget",
+    "ChatTurn",
     "ContextWindowFull",
     "FinalAnswer",
     "LimitExceeded",
@@ -65,10 +70,12 @@ __all__ = [
     "Observation",
     "OpenAIChatModel",
     "ParseError",
+    "ReactiveChatModel",
     "ReactiveModel",
     "RunResult",
     "Scratchpad",
     "ScriptExhausted",
+    "ScriptedChatModel",
     "ScriptedModel",
     "Step",
     "Tool",
@@ -82,6 +89,7 @@ __all__ = [
     "course_model",
     "cut_at_stop",
     "default_tools",
+    "demo_chat_model",
     "demo_model",
     "encyclopedia_tools",
     "estimate_tokens",
