@@ -173,6 +173,26 @@ def respond(pad: Scratchpad) -> str:
     return render_final("I now know the answer", plan.answer)
 
 
+def demo_script(question: str) -> list[str]:
+    """The replies the course's scripted model gives to a worked example when every first try works.
+
+    A plain list, for ``ScriptedModel``: the same run replayed without reading the observations.
+
+    >>> script = demo_script("What do 3 notebooks and 2 pens cost?")
+    >>> [reply.splitlines()[-1] for reply in script[:3]]
+    ['Action Input: notebook', 'Action Input: pen', 'Action Input: 3 * 4 + 2 * 2']
+    >>> print(script[3])
+    Thought: I now know the answer
+    Final Answer: 3 notebooks and 2 pens cost 16.
+    """
+    plan = plan_for(question)
+    if plan is None:
+        raise ValueError(f"no worked example matches {question!r}; they are: {list(WORKED_EXAMPLES)}")
+    moves = [need.moves[0] for need in plan.needs]
+    return ([render_action(m.thought, m.tool, m.input) for m in moves]
+            + [render_final("I now know the answer", plan.answer)])
+
+
 def demo_model(*, ignore_stops: bool = False) -> ReactiveModel:
     """A fresh scripted model that solves the course's worked examples."""
     return ReactiveModel(respond=respond, ignore_stops=ignore_stops)
