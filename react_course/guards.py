@@ -203,6 +203,7 @@ class Budget:
         failed = self.tool_errors.get(call.name, 0)
         if failed < self.limits.max_tool_errors:
             return None
+        self.refused += 1  # calling it again after being told not to counts like a repeat
         return (f"{call.name} has failed {failed} times in this run and is not called again. "
                 "Use another tool, give your Final Answer from what you have, or hand over.")
 
