@@ -50,6 +50,9 @@ class ScriptedServer(ThreadingHTTPServer):
             from .scripted_demo import demo_chat_model
 
             model = demo_chat_model()
+        from .scripted_chat import check_chat_model
+
+        check_chat_model(model)
         self.model = model
         self.model_name = getattr(model, "name", "scripted-chat")
         self.ids = Ids()
@@ -58,6 +61,12 @@ class ScriptedServer(ThreadingHTTPServer):
         self.reasoning_of: dict[str, str] = {}  # call_id -> id of the reasoning item before it
         self.connections: set[socket.socket] = set()
         super().__init__((host, port), Handler)
+
+    def answer(self, request: Any) -> Any:
+        """The model's turn for a ``ChatRequest``; a plain string is a text turn."""
+        from .scripted_chat import as_turn
+
+        return as_turn(self.model(request))
 
     @property
     def base_url(self) -> str:

@@ -56,7 +56,7 @@ def create_response(body: dict[str, Any], server: Any) -> dict[str, Any] | Itera
                           field_of(body, "parallel_tool_calls", bool, "", default=True), body)
     limits = Limits(tuple(t["name"] for t in tools), request.tool_choice, request.parallel_tool_calls,
                     (), read_max_tokens(body), read_format(body))
-    shaped = constrain(server.model(request), limits)
+    shaped = constrain(server.answer(request), limits)
     response = build(shaped, request, items, server)
     if body.get("stream"):
         return events(response)

@@ -254,3 +254,12 @@ def _matches(when: ChatCondition, request: ChatRequest) -> bool:
     results = request.tool_results
     seen = results[-1] if results else request.question
     return re.search(when, seen, re.IGNORECASE) is not None
+
+
+def check_chat_model(model: object) -> None:
+    """A chat model is a function of a ``ChatRequest``; the text models of ``models.py`` are not."""
+    from .models import ReactiveModel, ScriptedModel
+
+    if isinstance(model, (ScriptedModel, ReactiveModel)) or not callable(model):
+        raise TypeError(f"serve() needs a chat model (ScriptedChatModel, ReactiveChatModel, or a function "
+                        f"from a ChatRequest to a ChatTurn or text), not {type(model).__name__}.")

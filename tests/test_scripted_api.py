@@ -373,3 +373,13 @@ def test_the_serve_model_command_serves_until_stopped():
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_a_plain_function_is_a_chat_model_and_a_text_model_is_refused():
+    from react_course.models import ScriptedModel
+
+    with serve(lambda request: f"You said: {request.question}") as url:
+        reply = client(url).chat.completions.create(model="m", messages=[{"role": "user", "content": "hi"}])
+    assert reply.choices[0].message.content == "You said: hi"
+    with pytest.raises(TypeError, match="needs a chat model"), serve(ScriptedModel(["Final Answer: x"])):
+        pass
