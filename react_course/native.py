@@ -43,7 +43,7 @@ from .tokens import estimate_tokens
 from .tools import ToolRegistry, as_registry
 from .wire import PROTOCOLS, Reply, make_wire
 
-__all__ = ["PROTOCOLS", "native_client", "run_native"]
+__all__ = ["PROTOCOLS", "execute_turn", "native_client", "run_native"]
 
 
 def run_native(
@@ -156,15 +156,21 @@ class _NativeRun:
         self.history += self.wire.results(step.observations)
 
     def run_calls(self, calls: list[ToolCall]) -> list[Observation]:
-        """Every call gets its observation, in order: unreadable arguments here, the rest by ``execute``."""
-        readable = [c for c in calls if isinstance(c.arguments, dict)]
-        done = iter(execute_all(readable, self.wire.registry, self.budget, policy=self.policy))
-        return [next(done) if isinstance(c.arguments, dict) else unreadable(c, self.wire.registry)
-                for c in calls]
+        return execute_turn(calls, self.wire.registry, self.budget, policy=self.policy)
 
     def end(self, end_reason: str, detail: str, answer: str | None = None) -> RunResult:
         answer = handover_summary(self.question, self.steps, detail) if answer is None else answer
         return RunResult(self.question, answer, end_reason, self.steps, detail, format="native")
+
+
+def execute_turn(calls: list[ToolCall], registry: ToolRegistry, budget: Budget | None = None, *,
+                 policy: Any = None) -> list[Observation]:
+    """One turn's calls, each with its observation, in order: arguments that are not a JSON
+    object are answered here; the rest pass ``execute_all`` (in parallel when all are read-only).
+    """
+    readable = [c for c in calls if isinstance(c.arguments, dict)]
+    done = iter(execute_all(readable, registry, budget, policy=policy))
+    return [next(done) if isinstance(c.arguments, dict) else unreadable(c, registry) for c in calls]
 
 
 def unreadable(call: ToolCall, registry: ToolRegistry) -> Observation:

@@ -185,6 +185,17 @@ class _Wire:
     def start(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return list(messages)
 
+    def read_call(self, call_id: str, name: str, raw: Any) -> ToolCall:
+        """A call as the record keeps it; a null for an optional parameter means its default
+        (strict mode makes the model send every key)."""
+        arguments = parse_arguments(raw)
+        tool = self.registry[name] if name in self.registry else None
+        if isinstance(arguments, dict) and tool is not None:
+            schema = describe_parameters(tool)
+            required = set(schema.get("required", []))
+            arguments = {k: v for k, v in arguments.items() if v is not None or k in required}
+        return ToolCall(call_id, name, arguments)
+
     def size(self, history: list[dict[str, Any]]) -> str:
         """The text whose tokens a call sends (history and tool declarations), for the budget."""
         return json.dumps([history, self.tools], ensure_ascii=False, default=str)
@@ -258,7 +269,7 @@ class ChatWire(_Wire):
         reasoning = _chat_reasoning(message, content)
         calls, declared = [], []
         for call in message.tool_calls or []:
-            calls.append(ToolCall(call.id, call.function.name, parse_arguments(call.function.arguments)))
+            calls.append(self.read_call(call.id, call.function.name, call.function.arguments))
             declared.append({"id": call.id, "type": "function",
                              "function": {"name": call.function.name, "arguments": call.function.arguments}})
         sent = {"role": "assistant", "content": message.content}
@@ -307,7 +318,7 @@ class ResponsesWire(_Wire):
                 parts = item.get("summary", []) + item.get("content", [])
                 reasoning += [part.get("text", "") for part in parts]
             elif item["type"] == "function_call":
-                calls.append(ToolCall(item["call_id"], item["name"], parse_arguments(item.get("arguments"))))
+                calls.append(self.read_call(item["call_id"], item["name"], item.get("arguments")))
         u = response.usage
         usage = (_usage(u.input_tokens, u.output_tokens,
                         getattr(u.input_tokens_details, "cached_tokens", 0),

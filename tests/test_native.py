@@ -336,3 +336,15 @@ def test_tools_discovered_over_mcp_give_the_same_run_as_local_tools(demo_url):
     assert [o.text for s in remote.steps for o in s.observations] == \
         [o.text for s in local.steps for o in s.observations]
     assert date.answer == "Today is Friday, 26 July 2024."
+
+
+def test_a_null_for_an_optional_parameter_means_its_default():
+    def convert(amount: float, currency: str = "EUR") -> str:
+        """Convert rupees. Example input: 480"""
+        return f"{amount * 0.011:.2f} {currency}"
+
+    model = ScriptedChatModel([ChatTurn.calling("convert", amount=480, currency=None), "5.28 EUR"])
+    with serve(model) as url:
+        result = run_native(client_for(url), [convert], "480 INR in EUR?", model="m")
+    assert result.steps[0].calls[0].arguments == {"amount": 480}
+    assert result.steps[0].observations[0].text == "5.28 EUR"
