@@ -75,11 +75,9 @@ def run_react(
         prompt = build_prompt(question, registry.describe(), registry.names, pad,
                               example=example, force_answer=force)
         step = text_step(len(steps) + 1, model, prompt, tuple(stops), budget, force)
+        steps.append(step)  # in the trace even when its tool call ends the run
         if isinstance(step.parsed, Action) and not force:
-            call = step.calls[0]
-            step.observations.append(execute(call, registry, budget, policy=policy))
-            step.error = step.observations[-1].error
-        steps.append(step)
+            run_call(step, registry, budget, policy)
         if on_step:
             on_step(step)
         return step
@@ -101,6 +99,19 @@ def run_react(
         return end(limit.end_reason, limit.detail)
     except KeyboardInterrupt:
         return end("interrupted", "the user interrupted the run")
+
+
+def run_call(step: Step, registry: ToolRegistry, budget: Budget, policy: Policy | None) -> None:
+    """Run the step's call. A call that ends the run (a hand-over tool, Ctrl-C) still gets its line."""
+    call = step.calls[0]
+    try:
+        observation = execute(call, registry, budget, policy=policy)
+    except (LimitReached, KeyboardInterrupt) as stop:
+        why = getattr(stop, "detail", "") or "the user interrupted the run"
+        step.observations.append(Observation(call.id, f"[the run ended during this call: {why}]"))
+        raise
+    step.observations.append(observation)
+    step.error = observation.error
 
 
 def force_answer(step: Step, max_steps: int, end: Callable[..., RunResult]) -> RunResult:
