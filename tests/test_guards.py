@@ -188,7 +188,8 @@ def test_a_keyboard_interrupt_ends_the_run_and_keeps_the_trace() -> None:
             raise KeyboardInterrupt
         return f"page {len(calls)}"
 
-    model = rc.ReactiveModel(respond=lambda pad: f"Thought: t\nAction: search\nAction Input: q{len(pad.steps)}")
+    model = rc.ReactiveModel(
+        respond=lambda pad: f"Thought: t\nAction: search\nAction Input: q{len(pad.steps)}")
     result = rc.run_react("q?", model, [search], max_steps=8)
     assert result.end_reason == "interrupted" and len(result.steps) == 3
     assert "the run ended during this call" in result.steps[-1].observation
