@@ -11,21 +11,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ...demo import demo_model
-from ...models import ReactiveModel, ScriptedModel
-from ...tools import ToolRegistry, shop_tools
+from ...models import ScriptedModel
+from ...tools import shop_tools
 from .. import exercise
 from ..framework import Case, describe
-from ..guards import GuardedModel
-from .common import (
-    ADD_UP,
-    ANSWER,
-    ASK_NOTEBOOK,
-    ASK_PEN,
-    QUESTION,
-    UNREADABLE,
-    Text,
-    logged_tools,
-)
+from .common import ADD_UP, ANSWER, ASK_NOTEBOOK, ASK_PEN, QUESTION, UNREADABLE, Text, logged_tools
 from .loop_prompts import (
     calls,
     every_stop,
@@ -35,75 +25,7 @@ from .loop_prompts import (
     replies_kept,
     show_scratchpads,
 )
-
-
-def never_answers() -> ReactiveModel:
-    """A model that asks for a new price on every call and never gives a final answer."""
-    return ReactiveModel(respond=lambda pad: (
-        f"Thought: I still need more prices.\nAction: price\nAction Input: item {len(pad.steps) + 1}"))
-
-
-def always(reply: str) -> ReactiveModel:
-    """A model that gives the same reply on every call, however often it is called."""
-    return ReactiveModel(respond=lambda pad: reply)
-
-
-def _twice(guarded: GuardedModel) -> str:
-    """A message for a loop that sent one prompt twice in a row ('' if it did not)."""
-    again = guarded.repeated_prompt()
-    if again is None:
-        return ""
-    return (f"; it sent the same prompt in calls {again - 1} and {again}: call the model once "
-            "per step (each call is a step), and append the reply and its observation before "
-            "the next call")
-
-
-def _loop(react_loop: Callable, model: Any, tools: ToolRegistry, max_calls: int,
-          **options: Any) -> tuple[Any, GuardedModel]:
-    guarded = GuardedModel(model, max_calls=max_calls)
-    return react_loop(QUESTION, guarded, tools, **options), guarded
-
-
-def _hand_over(max_steps: int) -> Callable[[tuple[Any, GuardedModel]], bool | str]:
-    def test(got: tuple[Any, GuardedModel]) -> bool | str:
-        answer, guarded = got
-        if guarded.calls != max_steps:
-            return (f"your loop made {calls(guarded.calls)}; with max_steps={max_steps} it "
-                    f"should make exactly {calls(max_steps)}, then hand over{_twice(guarded)}")
-        if answer is None:
-            return "the loop returned None at the step limit: return a hand-over text instead"
-        if not (isinstance(answer, str) and answer.startswith("Could not finish")):
-            return ("at the step limit return a text that starts with 'Could not finish', "
-                    f"not {describe(answer, 120)}")
-        return True
-
-    return test
-
-
-def _answers(expected: str, expected_calls: int) -> Callable[[tuple[Any, GuardedModel]], bool | str]:
-    def test(got: tuple[Any, GuardedModel]) -> bool | str:
-        answer, guarded = got
-        if answer != expected:
-            return f"returned {describe(answer, 120)}"
-        if guarded.calls != expected_calls:
-            return (f"your loop made {calls(guarded.calls)}, expected {calls(expected_calls)}"
-                    f"{_twice(guarded)}")
-        return True
-
-    return test
-
-
-def _show_answer(got: tuple[Any, GuardedModel]) -> str:
-    return f"{describe(got[0], 200)} after {calls(got[1].calls)}"
-
-
-def _prompts(react_loop: Callable, script: list[str]) -> list[Any]:
-    """The calls a loop with default options makes; spare replies catch a loop that goes on."""
-    spare = [f"Thought: More.\nAction: price\nAction Input: spare {n}" for n in range(5)]
-    model = ScriptedModel(script + spare[: 5 - len(script)])
-    _loop(react_loop, model, logged_tools([]), max_calls=5)
-    return model.calls
-
+from .loop_runs import always, answers, hand_over, never_answers, prompts, run_loop, show_answer
 
 RULES = {
     "start the history with `rc.build_prompt(question, tools.describe(), tools.names)`": (
@@ -155,21 +77,21 @@ def _answer_cases(react_loop: Callable) -> Iterator[Case]:
     """A final answer is returned at once, after as many calls as it took."""
     yield Case(
         "solves the shop question with the course's scripted model",
-        lambda: _loop(react_loop, demo_model(), shop_tools(), max_calls=5),
-        test=_answers("3 notebooks and 2 pens cost 16.", 4),
+        lambda: run_loop(react_loop, demo_model(), shop_tools(), max_calls=5),
+        test=answers("3 notebooks and 2 pens cost 16.", 4),
         expected=Text("'3 notebooks and 2 pens cost 16.' after 4 model calls"),
-        show=_show_answer,
+        show=show_answer,
         given=f"react_loop({QUESTION!r}, rc.demo_model(), rc.shop_tools())",
         hint="The course model reads the observations in its prompt: append each reply and its "
              "'Observation: ...' line to the history you send next.",
     )
     yield Case(
         "a first reply that is a final answer ends the loop",
-        lambda: _loop(react_loop, ScriptedModel([ANSWER, ASK_NOTEBOOK, ASK_PEN, ADD_UP, ANSWER]),
+        lambda: run_loop(react_loop, ScriptedModel([ANSWER, ASK_NOTEBOOK, ASK_PEN, ADD_UP, ANSWER]),
                       logged_tools([]), max_calls=5),
-        test=_answers("3 notebooks and 2 pens cost 16.", 1),
+        test=answers("3 notebooks and 2 pens cost 16.", 1),
         expected=Text("'3 notebooks and 2 pens cost 16.' after 1 model call"),
-        show=_show_answer,
+        show=show_answer,
         given=f"react_loop(question, model, tools), the model's first reply being {ANSWER!r}",
         hint="As soon as parse_step gives an rc.FinalAnswer, return its .answer: do not call the "
              "model again.",
@@ -181,7 +103,7 @@ def _prompt_cases(react_loop: Callable) -> Iterator[Case]:
     shop = "tools = a price/calculate registry"
     yield Case(
         "each observation is in the next prompt",
-        lambda: _prompts(react_loop, [ASK_NOTEBOOK, ASK_PEN, ANSWER]),
+        lambda: prompts(react_loop, [ASK_NOTEBOOK, ASK_PEN, ANSWER]),
         test=fed_back,
         expected=Text("call 2 sees 'A notebook costs 4.', call 3 sees both prices"),
         show=lambda records: calls(len(records)),
@@ -192,7 +114,7 @@ def _prompt_cases(react_loop: Callable) -> Iterator[Case]:
     )
     yield Case(
         "the model's own replies are in the next prompt",
-        lambda: _prompts(react_loop, [ASK_NOTEBOOK, ASK_PEN, ANSWER]),
+        lambda: prompts(react_loop, [ASK_NOTEBOOK, ASK_PEN, ANSWER]),
         test=replies_kept,
         expected=Text("after the question, call 2 sees reply 1 (Thought, Action, Action Input) "
                       "then 'A notebook costs 4.'; call 3 sees replies 1 and 2, each before its "
@@ -210,7 +132,7 @@ def _request_cases(react_loop: Callable) -> Iterator[Case]:
     """The rest of each request: the stop on every call, the tools and question in the first."""
     yield Case(
         "every call sends the stop sequence",
-        lambda: _prompts(react_loop, [ASK_NOTEBOOK, ASK_PEN, ANSWER]),
+        lambda: prompts(react_loop, [ASK_NOTEBOOK, ASK_PEN, ANSWER]),
         test=every_stop,
         expected=Text("stop=['\\nObservation'] on every call"),
         show=lambda records: str([call.stop for call in records]),
@@ -219,7 +141,7 @@ def _request_cases(react_loop: Callable) -> Iterator[Case]:
     )
     yield Case(
         "the first prompt holds the tools and the question",
-        lambda: _prompts(react_loop, [ANSWER]),
+        lambda: prompts(react_loop, [ANSWER]),
         test=first_prompt,
         expected=Text("the question and the names price, calculate"),
         show=lambda records: describe(records[0].prompt[-200:] if records else None, 240),
@@ -232,28 +154,28 @@ def _limit_cases(react_loop: Callable) -> Iterator[Case]:
     """A model that never answers: exactly max_steps calls, then a hand-over text."""
     yield Case(
         "stops after max_steps calls and hands over",
-        lambda: _loop(react_loop, never_answers(), logged_tools([]), max_calls=3, max_steps=3),
-        test=_hand_over(3),
+        lambda: run_loop(react_loop, never_answers(), logged_tools([]), max_calls=3, max_steps=3),
+        test=hand_over(3),
         expected=Text("a text starting 'Could not finish' after exactly 3 model calls"),
-        show=_show_answer,
+        show=show_answer,
         given="react_loop(question, model, tools, max_steps=3), with a model that never answers",
         hint="Loop with for _ in range(max_steps); after the loop, return a hand-over text.",
     )
     yield Case(
         "the default limit is 5 steps",
-        lambda: _loop(react_loop, never_answers(), logged_tools([]), max_calls=5),
-        test=_hand_over(5),
+        lambda: run_loop(react_loop, never_answers(), logged_tools([]), max_calls=5),
+        test=hand_over(5),
         expected=Text("a text starting 'Could not finish' after exactly 5 model calls"),
-        show=_show_answer,
+        show=show_answer,
         given="react_loop(question, model, tools), with a model that never answers",
         hint="Keep the signature react_loop(question, model, tools, max_steps=5).",
     )
     yield Case(
         "max_steps=1 allows one call",
-        lambda: _loop(react_loop, never_answers(), logged_tools([]), max_calls=1, max_steps=1),
-        test=_hand_over(1),
+        lambda: run_loop(react_loop, never_answers(), logged_tools([]), max_calls=1, max_steps=1),
+        test=hand_over(1),
         expected=Text("a text starting 'Could not finish' after exactly 1 model call"),
-        show=_show_answer,
+        show=show_answer,
         given="react_loop(question, model, tools, max_steps=1), with a model that never answers",
         hint="range(max_steps) gives max_steps turns; count model calls, not tool calls.",
     )
@@ -263,10 +185,10 @@ def _counted_cases(react_loop: Callable) -> Iterator[Case]:
     """Every model call is a step, whatever the reply: unreadable replies and unknown tools too."""
     yield Case(
         "replies that cannot be read count as steps",
-        lambda: _loop(react_loop, always(UNREADABLE), logged_tools([]), max_calls=3, max_steps=3),
-        test=_hand_over(3),
+        lambda: run_loop(react_loop, always(UNREADABLE), logged_tools([]), max_calls=3, max_steps=3),
+        test=hand_over(3),
         expected=Text("a text starting 'Could not finish' after exactly 3 model calls"),
-        show=_show_answer,
+        show=show_answer,
         given=f"react_loop(question, model, tools, max_steps=3), the model always replying "
               f"{UNREADABLE!r}",
         hint="max_steps counts model calls, whatever the reply: a loop that counts only tool "
@@ -275,10 +197,10 @@ def _counted_cases(react_loop: Callable) -> Iterator[Case]:
     unknown = "Thought: I need a price.\nAction: cost\nAction Input: pen"
     yield Case(
         "calls to unknown tools count as steps",
-        lambda: _loop(react_loop, always(unknown), logged_tools([]), max_calls=3, max_steps=3),
-        test=_hand_over(3),
+        lambda: run_loop(react_loop, always(unknown), logged_tools([]), max_calls=3, max_steps=3),
+        test=hand_over(3),
         expected=Text("a text starting 'Could not finish' after exactly 3 model calls"),
-        show=_show_answer,
+        show=show_answer,
         given=f"react_loop(question, model, tools, max_steps=3), the model always replying "
               f"{unknown!r}",
         hint="Count every model call as a step, including the ones whose tool did not run.",
@@ -289,18 +211,18 @@ def _reply_cases(react_loop: Callable) -> Iterator[Case]:
     """Every reply is read: an answer on the last step counts, a bad reply is an observation."""
     yield Case(
         "a final answer on the last allowed step counts",
-        lambda: _loop(react_loop, ScriptedModel([ASK_NOTEBOOK, ASK_PEN, ANSWER, ADD_UP]),
+        lambda: run_loop(react_loop, ScriptedModel([ASK_NOTEBOOK, ASK_PEN, ANSWER, ADD_UP]),
                       logged_tools([]), max_calls=3, max_steps=3),
-        test=_answers("3 notebooks and 2 pens cost 16.", 3),
+        test=answers("3 notebooks and 2 pens cost 16.", 3),
         expected=Text("'3 notebooks and 2 pens cost 16.' after 3 model calls"),
-        show=_show_answer,
+        show=show_answer,
         given="react_loop(question, model, tools, max_steps=3), the third reply being the answer",
         hint="Read every reply before checking the limit: the answer in call max_steps is a "
              "real answer.",
     )
     yield Case(
         "a reply that cannot be read does not end the loop",
-        lambda: _prompts(react_loop, [UNREADABLE, ANSWER]),
+        lambda: prompts(react_loop, [UNREADABLE, ANSWER]),
         test=lambda records: reads_on(records, "Could not read your reply"),
         expected=Text("a second call whose prompt holds the parse error's message"),
         show=lambda records: calls(len(records)),
@@ -310,7 +232,7 @@ def _reply_cases(react_loop: Callable) -> Iterator[Case]:
     )
     yield Case(
         "an unknown tool does not crash the loop",
-        lambda: _prompts(react_loop, ["Thought: I need a price.\nAction: cost\nAction Input: pen",
+        lambda: prompts(react_loop, ["Thought: I need a price.\nAction: cost\nAction Input: pen",
                                       ANSWER]),
         test=lambda records: reads_on(records, "Unknown tool 'cost'"),
         expected=Text("a second call whose prompt says the tool is unknown"),
