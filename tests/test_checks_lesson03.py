@@ -106,7 +106,13 @@ def cut_lists_only(text, stops):
     return cut_reference(text, stops) if isinstance(stops, list) else text
 
 
+def cut_by_regex_literally(text, stops):
+    """Exactly the issue's line: re.split on the joined stops, no escaping, no filtering."""
+    return re.split("|".join(stops or []), text)[0]
+
+
 CUT_MUTANTS = {
+    "re.split on the joined stops, as written in the issue": cut_by_regex_literally,
     "stops joined into one regular expression": cut_by_regex,
     "stops stripped before the search": cut_strips_stops,
     "strips trailing newlines": cut_rstrips,
@@ -156,7 +162,8 @@ CUT_RULE_MUTANTS = {
         "first stop in the list, not the earliest", "cuts at the last occurrence"],
     "the whole text when none occurs": ["min() picks -1 for an absent stop"],
     "matched exactly as given, newlines included": ["stops stripped before the search"],
-    "plain text, not a regular expression": ["stops joined into one regular expression"],
+    "plain text, not a regular expression": ["stops joined into one regular expression",
+                                             "re.split on the joined stops, as written in the issue"],
     "may be empty or `None`": ["crashes on None"],
     "`stops` is a list or tuple of strings": ["a tuple of stops is ignored"],
     "Skip empty strings": ["empty stop matches everywhere"],
@@ -310,7 +317,27 @@ def empty_is_final(text):
     return rc.FinalAnswer("") if not text.strip() else tolerant(text)
 
 
+def input_anywhere(text):
+    """Like the reference, but an Action Input line anywhere in the reply is the input."""
+    step = tolerant(text)
+    found = re.search(r"^action\s*input\s*:\s*(.*)$", text, re.I | re.M)
+    action = re.search(r"^action\s*:\s*(\w+)\s*$", text, re.I | re.M)
+    if isinstance(step, rc.ParseError) and found and action:
+        return rc.Action(action[1], found[1].strip())
+    return step
+
+
+def unanchored(text):
+    """Keywords searched anywhere in a line, not at its start."""
+    if found := re.search(r"action\s*\d*\s*:\s*(\w+)\s*\[([^\]]*)\]", text, re.I):
+        tool = found[1]
+        return rc.FinalAnswer(found[2]) if tool.lower() == "finish" else rc.Action(tool, found[2].strip())
+    return tolerant(text)
+
+
 PARSE_MUTANTS = {
+    "an Action Input anywhere is the input": input_anywhere,
+    "keywords searched anywhere in a line": unanchored,
     "the lesson's strict regex": naive_strict,
     "greedy regex with DOTALL": greedy_dotall,
     "lazy regex: input ends at the first ]": lazy_brackets,
@@ -365,7 +392,9 @@ PARSE_RULE_MUTANTS = {
     "an empty reply": ["an empty reply is an empty answer"],
     "an `Action Input` with no `Action`": ["a lone Action Input is the answer"],
     "neither `[input]` nor an `Action Input` line right after it": [
-        "the segment after Action: tool is the input, whatever its keyword"],
+        "the segment after Action: tool is the input, whatever its keyword",
+        "an Action Input anywhere is the input"],
+    "a line that starts with a keyword": ["keywords searched anywhere in a line", "no markdown bold"],
     "a reply with neither keyword": ["a reply without keywords is the answer"],
     "whose message shows the format": ["error message without the format"],
     "Keep the tool name as written": ["tool name lowercased"],

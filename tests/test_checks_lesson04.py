@@ -461,6 +461,13 @@ def _eval_calculator(expression):
         return f"Error: {error}"
 
 
+def _as_float(answer: str) -> str:
+    try:
+        return str(float(answer))
+    except ValueError:
+        return answer
+
+
 CALCULATE_MUTANTS = {
     "eval with empty builtins": _eval_calculator,
     "no cap at all": make_calculator(cap=None, digits=None),
@@ -483,6 +490,7 @@ CALCULATE_MUTANTS = {
     "the library's calculate (allows functions, caps at 1000)": rc.calculate,
     "True + True accepted (bool is an int)": make_calculator(bools=True),
     "// and % left out": make_calculator(missing=(ast.FloorDiv, ast.Mod)),
+    "every result written as a float (474.0)": lambda expression: _as_float(calculate(expression)),
     "~5 accepted (ast.Invert)": make_calculator(invert=True),
     "complex and infinite results returned": make_calculator(finite="none"),
     "inf and nan returned (complex refused)": make_calculator(finite="complex"),
@@ -756,7 +764,8 @@ RULE_MUTANTS = {
         "Division by zero gives `Error: division by zero`": ["raises instead of returning an error text"],
         "not a finite real number": ["complex and infinite results returned",
                                      "inf and nan returned (complex refused)", "complex returned (inf refused)"],
-        "The result is the value as text": ["returns a number, not text"],
+        "The result is the value as text": ["returns a number, not text",
+                                            "every result written as a float (474.0)"],
     },
     "04.truncate_within": {
         "comes back unchanged": ["short text gets a marker too", "off by one at exactly the budget"],

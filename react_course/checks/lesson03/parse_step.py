@@ -134,6 +134,16 @@ PARSE_CASES: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
      "A bare tool name takes its input from the next segment only if that segment is an Action "
      "Input. Here it is an invented Observation, not an input: return a ParseError that asks for "
      "the Action Input line."),
+    ("an Action Input above its Action does not count",
+     "Action Input: Eiffel Tower\nAction: search",
+     ("error",),
+     "The input is the Action Input line right AFTER the Action line; one above it, or anywhere else, "
+     "is not the input: return a ParseError."),
+    ("a keyword inside a sentence does not start a segment",
+     "Thought: The paper writes Action: tool[input] on one line.\nAction: search[Eiffel Tower]",
+     ("action", "search", "Eiffel Tower"),
+     "Only a line that STARTS with a keyword (after optional markdown) starts a segment: anchor the "
+     "regex at the start of the line (^, re.MULTILINE) instead of searching anywhere."),
     ("odd replies never raise",
      "",
      ("any",),
@@ -153,6 +163,9 @@ KNOWN_MISTAKES: tuple[tuple[str, tuple[str, ...], str], ...] = (
      "finish[...] was read as a tool: it is the paper's final answer"),
     ("action, invented observation, final answer", ("final", "The Eiffel Tower is 500 m tall."),
      "that answer rests on an invented observation: the first move, the action, decides"),
+    ("a keyword inside a sentence does not start a segment", ("action", "tool", "input"),
+     "that is the 'Action: tool[input]' quoted inside the thought: only a line that starts with a "
+     "keyword starts a segment"),
     ("chatter with no keywords", ("final", "The Eiffel Tower is about 330 m tall, so the difference is 237 m."),
      "a reply without a Final Answer line is not an answer: the model may not be done, so return a "
      "ParseError that shows the format"),
@@ -221,7 +234,10 @@ RULES = {
     "An `Observation` line *before* any action": ("an observation before any action",),
     "an empty reply": ("empty reply",),
     "an `Action Input` with no `Action`": ("an Action Input with no Action",),
-    "neither `[input]` nor an `Action Input` line right after it": ("an Action with no Action Input line",),
+    "neither `[input]` nor an `Action Input` line right after it": (
+        "an Action with no Action Input line", "an Action Input above its Action does not count"),
+    "a line that starts with a keyword": ("a keyword inside a sentence does not start a segment",
+                                          "markdown bold", "numbered keywords (the paper's Action 2:)"),
     "a reply with neither keyword": ("chatter with no keywords",),
     "whose message shows the format": ("empty reply", "chatter with no keywords",
                                        "an observation before any action"),

@@ -38,13 +38,20 @@ def _is_error(got: Any) -> bool:
 
 
 def _wrong_value(answer: str, value: int | float) -> bool:
-    if isinstance(value, int) and abs(value) > 2 ** 53:  # beyond a float: every digit must be right
+    if isinstance(value, int):  # an int result is written as a whole number, every digit right
         return answer.strip() != str(value)
     try:
         number = float(answer)
     except (TypeError, ValueError, OverflowError):
         return True
     return abs(number - value) > 1e-9 * max(1.0, abs(value))
+
+
+def _same_number(answer: str, value: int) -> bool:
+    try:
+        return float(answer) == value
+    except (TypeError, ValueError, OverflowError):
+        return False
 
 
 def _all_right(expected: dict[str, int | float]) -> Callable[[dict], bool | str]:
@@ -55,7 +62,9 @@ def _all_right(expected: dict[str, int | float]) -> Callable[[dict], bool | str]
                 return (f"strict_calculate({expression!r}) returned {type(answer).__name__}: "
                         "return text, e.g. str(value)")
             if _wrong_value(answer, value):
-                return f"strict_calculate({expression!r}) returned {describe(answer, 80)}; it should be {value}"
+                whole = isinstance(value, int) and _same_number(answer, value)
+                return (f"strict_calculate({expression!r}) returned {describe(answer, 80)}; it should be "
+                        f"{value!s}" + (": the value is an int, so str(value) has no '.0'" if whole else ""))
         return True
     return test
 
@@ -115,7 +124,7 @@ def _arithmetic_cases(calculate: Callable) -> Iterator[Case]:
                       "Evaluate ast.BinOp from its two evaluated sides; handle ast.UnaryOp with ast.USub "
                       "and ast.UAdd for the signs.")
     yield _right_case(calculate, "every allowed operator",
-                      {"7 / 2": 3.5, "7 // 2": 3, "7 % 3": 1, "2 ** 10": 1024, "0.15 * 12200000": 1830000},
+                      {"7 / 2": 3.5, "7 // 2": 3, "7 % 3": 1, "2 ** 10": 1024, "0.15 * 12200000": 1830000.0},
                       "Allow + - * / // % **: ast.Add, Sub, Mult, Div, FloorDiv, Mod, Pow.")
     yield _refused_case(calculate, "division by zero and overflow are error texts",
                         {"1 / 0": "zero", "5 // 0": "zero", "5 % 0": "zero", "1e300 ** 2": ""},
