@@ -30,7 +30,7 @@ _SECRETS: set[str] = set()
 _MIN_SECRET = 8  # shorter "keys" (such as "ollama") are placeholders, not secrets
 _TOKEN = r"[^\s\"',;}\]]+"
 _PATTERNS = (
-    (re.compile(rf"(?i)\b(bearer\s+){_TOKEN}"), r"\1[redacted]"),
+    (re.compile(rf"(?i)\b(bearer\s+)(?!\[redacted\]){_TOKEN}"), r"\1[redacted]"),
     (re.compile(r"(?i)(api[-_]?key[\"']?\s*[:=]\s*[\"']?)[\w.\-]{6,}"), r"\1[redacted]"),
     (re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}"), "sk-[redacted]"),
     (re.compile(r"(?i)\b(https?://)[^/\s:@]+:[^/\s@]+@"), r"\1[redacted]@"),
@@ -102,7 +102,7 @@ def explain(error: BaseException, url: str, *, model: str = "", max_tokens: int 
                                  "running and the URL's host, port and /v1 ending.",
                                  retryable=True), "connection")
     if isinstance(error, openai.APIStatusError):
-        refusal = _refusal(error.status_code, excerpt(error), url, model, max_tokens, endpoint)
+        refusal = _refusal(error.status_code, excerpt(error, 160), url, model, max_tokens, endpoint)
         return tagged(refusal, "status")
     if isinstance(error, ValueError | openai.APIResponseValidationError):
         return tagged(ModelError(

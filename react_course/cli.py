@@ -107,13 +107,11 @@ class _LivePrinter:
             print(redact(line), flush=True)
         self.printed = max(self.printed, len(lines))
 
-    def on_step(self, step: Any) -> None:
-        try:
-            from .record import RunResult
-        except ImportError:  # before the run record had its own module
-            from .loop import RunResult
+    def on_step(self, step: Any | None = None) -> None:
+        """Print what is new since the last step (called with no step: the question line)."""
+        from .record import RunResult
 
-        self.steps.append(step)
+        self.steps += [step] if step is not None else []
         partial = RunResult(self.question, "", "", list(self.steps))
         lines = partial.render(authors=self.authors).splitlines()
         ended = next((i for i, line in enumerate(lines) if "[ended: " in line), len(lines))
@@ -144,6 +142,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         spec = parse_model_spec(args.model or os.environ.get("REACT_COURSE_MODEL"))
         model = demo_model() if spec.kind == "scripted" else real_model(spec)
         live = _LivePrinter(question, args.authors)
+        live.on_step()
         limits = {} if args.max_seconds is None else {"max_seconds": args.max_seconds}
         result = run_react(question, model, default_tools(args.date), max_steps=args.max_steps,
                            on_step=live.on_step, **limits)

@@ -83,7 +83,8 @@ def error_reply(status: int, message: str, request: Request | None = None, *,
                 echo_auth: bool = False) -> Reply:
     """An error in the API's shape; ``echo_auth`` repeats the request's headers back, as some do."""
     if echo_auth and request is not None:
-        message += f" (request headers: {json.dumps(request.headers)})"
+        auth = request.headers.get("authorization") or request.headers.get("Authorization")
+        message += f" for Authorization: {auth} (request headers: {json.dumps(request.headers)})"
     return json_reply({"error": {"message": message, "type": "stub_error", "code": status}}, status)
 
 
@@ -172,6 +173,8 @@ class StubServer:
             return json_reply({"object": "list", "data": [
                 {"id": name, "object": "model", "created": 0, "owned_by": "stub"}
                 for name in self.models]})
+        if not request.path.rstrip("/").endswith(("/chat/completions", "/completions")):
+            return error_reply(404, f"Not Found: {request.path}")  # e.g. /v1/responses, as most do
         with self._lock:
             request.number = next(self._count)
         return self.behaviour(request)

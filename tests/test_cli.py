@@ -59,7 +59,7 @@ def test_each_step_is_printed_as_it_completes(capsys, monkeypatch) -> None:
 
     monkeypatch.setattr(demo, "demo_model", lambda: watching)
     assert main(["run", "What do 3 notebooks and 2 pens cost?"]) == 0
-    assert seen_before_each_call[0] == ""
+    assert seen_before_each_call[0] == "Question: What do 3 notebooks and 2 pens cost?\n"
     assert seen_before_each_call[1].endswith("Action Input: notebook\nObservation: A notebook costs 4.\n")
     assert seen_before_each_call[2].startswith("Thought: A notebook costs 4. Now I need the price")
     assert seen_before_each_call[2].endswith("Observation: A pen costs 2.\n")
@@ -115,3 +115,23 @@ def test_a_bad_step_limit_is_a_usage_error(capsys) -> None:
         main(["run", "--max-steps", "-1", "q"])
     assert stop.value.code == 2
     assert "expected a whole number of steps, 0 or more, got '-1'" in capsys.readouterr().err
+
+
+def test_max_seconds_bounds_a_run_on_a_server_that_never_answers(capsys, monkeypatch) -> None:
+    import time
+
+    import stub_servers as stub
+
+    step = "Thought: I need the price of a notebook.\nAction: price\nAction Input: notebook"
+    monkeypatch.setenv("OPENAI_API_KEY", stub.KEY)
+    with stub.StubServer(stub.then_fail(stub.answering([step]), 1, stub.hanging)) as server:
+        began = time.monotonic()
+        code = main(["run", "--model", f"openai-compatible:{server.url}:{stub.MODEL}",
+                     "--max-seconds", "2", "What do 3 notebooks and 2 pens cost?"])
+        seconds = time.monotonic() - began
+    out, err = capsys.readouterr()
+    assert code == 1 and err == ""
+    assert "Observation: A notebook costs 4.\n[ended: time_limit after 1 model call]" in out
+    assert "the run took over 2 s (a model call was still running)" in out
+    assert stub.KEY not in out
+    assert seconds < 2 + 10  # the run's limit, not the model's 30 s time-out

@@ -16,8 +16,8 @@ import pytest
 import stub_servers as stub
 from stub_servers import KEY, MODEL, StubServer
 
-from react_course.errors import ContextWindowFull, ModelConfigError, ModelError
 from react_course import providers
+from react_course.errors import ContextWindowFull, ModelConfigError, ModelError
 from react_course.models import ReactiveModel
 from react_course.providers import (
     DEFAULT_MAX_TOKENS,
@@ -261,7 +261,8 @@ def test_an_echoed_key_never_shows(status: int, kind: type, caplog, monkeypatch)
         with pytest.raises(kind) as caught:
             model("q", None)
     assert KEY in str(server.calls[0].body) or KEY in str(server.calls[0].headers)
-    assert KEY not in shown(caught.value) and "Bearer [redacted]" in str(caught.value)
+    assert KEY not in shown(caught.value)
+    assert "upstream refused for Authorization: Bearer [redacted] (request" in str(caught.value)
     assert KEY not in caplog.text
     assert caught.value.status == status
     retried = caught.value.retryable
@@ -315,3 +316,74 @@ def test_redact_removes_configured_keys_and_anything_like_one(monkeypatch) -> No
     text = redact("key plain-looking-secret-value; Authorization: Bearer abc; x-api-key: zzz123")
     assert text == "key [redacted]; Authorization: Bearer [redacted]; x-api-key: [redacted]"
     assert redact("ollama and sk-") == "ollama and sk-"  # placeholders and prose stay
+
+
+# --- whole runs against stub servers: a reason and a trace, never a traceback or the key ------
+
+GOOD_STEP = "Thought: I need the price of a notebook.\nAction: price\nAction Input: notebook"
+FAILURES = {
+    "context full (400)": stub.context_full,
+    "server error echoing the key (500)": stub.echoing_error(500),
+    "refused key echoed (401)": stub.echoing_error(401),
+    "HTML page": stub.html_page,
+    "empty choices": stub.empty_choices,
+    "malformed JSON": stub.malformed_json,
+    "dropped connection": stub.dropped,
+}
+
+
+def everything_shown(result) -> str:
+    return "\n".join([result.answer, result.detail, result.render(), result.render(authors=True),
+                      result.to_json(), repr(result), str(result.to_messages())])
+
+
+def run_against(server: StubServer, max_seconds: float = 20.0):
+    import time
+
+    from react_course import default_tools, run_react
+
+    model = real_model(f"openai-compatible:{server.url}:{MODEL}")
+    began = time.monotonic()
+    result = run_react("What do 3 notebooks and 2 pens cost?", model, default_tools(),
+                       max_seconds=max_seconds)
+    return result, time.monotonic() - began
+
+
+@pytest.mark.parametrize("failure", FAILURES, ids=list(FAILURES))
+def test_a_failure_mid_run_ends_the_run_with_its_reason_and_trace(failure: str, monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    with StubServer(stub.then_fail(stub.answering([GOOD_STEP]), 1, FAILURES[failure])) as server:
+        result, seconds = run_against(server)
+    assert result.end_reason == "error" and result.detail
+    assert result.steps[0].observation == "A notebook costs 4."  # the first step is kept
+    failed = [s for s in result.steps if s.error == "model_error"]
+    assert failed and server.url in failed[-1].observation
+    assert "Could not finish" in result.answer and "price[notebook]" in result.answer
+    assert KEY not in everything_shown(result)
+    assert seconds < 20.0 + 10  # within the run's time limit, with room for a loaded machine
+
+
+@pytest.mark.parametrize("failure", [f for f in FAILURES if "401" not in f])
+def test_a_failure_from_the_first_call_is_recorded_too(failure: str, monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    with StubServer(FAILURES[failure]) as server:
+        result, _ = run_against(server)
+    assert result.end_reason == "error" and result.steps and result.steps[0].error == "model_error"
+    assert KEY not in everything_shown(result)
+
+
+def test_a_refused_key_before_any_call_worked_is_raised_without_the_key(monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    with StubServer(stub.echoing_error(401)) as server:
+        with pytest.raises(ModelConfigError, match="refused the key") as caught:
+            run_against(server)
+    assert KEY not in shown(caught.value)
+
+
+def test_a_server_that_never_answers_ends_at_the_run_time_limit(monkeypatch) -> None:
+    with StubServer(stub.then_fail(stub.answering([GOOD_STEP]), 1, stub.hanging)) as server:
+        result, seconds = run_against(server, max_seconds=2.0)
+    assert result.end_reason == "time_limit" and "2 s" in result.detail
+    assert result.steps[0].observation == "A notebook costs 4."
+    assert len(server.calls) == 2  # the hanging call was not retried
+    assert seconds < 2.0 + 10  # not the model's 30 s time-out, let alone the server's silence
