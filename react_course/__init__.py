@@ -32,7 +32,14 @@ from .native import native_client, run_native
 from .observations import truncate
 from .parsing import Action, FinalAnswer, ParseError, parse_step
 from .prompts import Scratchpad, build_prompt, read_prompt
-from .providers import OpenAIChatModel, course_model, parse_model_spec, uses_real_model
+from .providers import (
+    OpenAIChatModel,
+    OpenAICompletionModel,
+    course_model,
+    parse_model_spec,
+    redact,
+    uses_real_model,
+)
 from .record import Observation, RunResult, Step, ToolCall, Usage
 from .scripted_chat import ChatTurn, ReactiveChatModel, ScriptedChatModel
 from .scripted_demo import demo_chat_model
@@ -69,6 +76,7 @@ __all__ = [
     "ModelError",
     "Observation",
     "OpenAIChatModel",
+    "OpenAICompletionModel",
     "ParseError",
     "ReactiveChatModel",
     "ReactiveModel",
@@ -97,6 +105,7 @@ __all__ = [
     "parse_model_spec",
     "parse_step",
     "read_prompt",
+    "redact",
     "repeatable",
     "run_native",
     "run_react",
