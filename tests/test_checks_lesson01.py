@@ -462,3 +462,15 @@ def test_stubs_are_not_attempted(exercise: str, stub) -> None:
 
 def test_the_question_is_the_lessons() -> None:
     assert QUESTION in rc.WORKED_EXAMPLES
+
+
+def test_a_hanging_function_costs_one_time_limit() -> None:
+    """The first case runs out of time; every later case is "not run", with one message."""
+    def hangs(transcript):
+        while True:
+            pass
+
+    result = check("01.who_wrote", hangs)
+    statuses = [c.status for c in result.cases]
+    assert statuses[0] == "failed" and set(statuses[1:]) == {"not run"}
+    assert str(result).count("more cases not run") == 1

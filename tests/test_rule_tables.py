@@ -104,37 +104,62 @@ def case_names(exercise_id: str) -> list[str]:
 
 
 EXERCISES = checks.exercises()
+Rules = tuple[tuple[str, tuple[str, ...]], ...]
 
 
-def table(exercise_id: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+def table(exercise_id: str) -> Rules:
     rules = checks._lookup(exercise_id).rules
     assert rules, (f"{exercise_id} has no rules table: pass rules={{phrase from the statement: "
                    "(case name, ...)} to @exercise")
     return rules
 
 
+def rules_without_cases(rules: Rules) -> str:
+    empty = [rule for rule, names in rules if not names]
+    return f"these rules list no case that exercises them: {empty}" if empty else ""
+
+
+def rules_not_in(rules: Rules, text: str, where: str) -> str:
+    missing = [rule for rule, _ in rules if normalised(rule) not in normalised(text)]
+    return f"these rules are not (or no longer) in the statement in {where}: {missing}" if missing else ""
+
+
+def unknown_cases(rules: Rules, names: list[str]) -> str:
+    unknown = [(rule, name) for rule, listed in rules for name in listed if name not in names]
+    if not unknown:
+        return ""
+    return (f"these (rule, case) pairs name a case the checker does not yield on the reference "
+            f"solution: {unknown}; its cases are {sorted(names)}")
+
+
 @pytest.mark.parametrize("exercise_id", EXERCISES)
 def test_every_rule_has_a_case(exercise_id: str) -> None:
-    empty = [rule for rule, names in table(exercise_id) if not names]
-    assert not empty, f"{exercise_id}: these rules list no case that exercises them: {empty}"
+    problem = rules_without_cases(table(exercise_id))
+    assert not problem, f"{exercise_id}: {problem}"
 
 
 @pytest.mark.parametrize("exercise_id", EXERCISES)
 def test_every_rule_is_quoted_from_the_statement(exercise_id: str) -> None:
-    text = normalised(statement(exercise_id))
-    missing = [rule for rule, _ in table(exercise_id) if normalised(rule) not in text]
-    assert not missing, (f"{exercise_id}: these rules are not (or no longer) in the statement in "
-                         f"{notebook_for(exercise_id).name}: {missing}")
+    problem = rules_not_in(table(exercise_id), statement(exercise_id), notebook_for(exercise_id).name)
+    assert not problem, f"{exercise_id}: {problem}"
 
 
 @pytest.mark.parametrize("exercise_id", EXERCISES)
 def test_every_listed_case_exists(exercise_id: str) -> None:
-    rules = table(exercise_id)
-    names = set(case_names(exercise_id))
-    unknown = [(rule, name) for rule, listed in rules for name in listed if name not in names]
-    assert not unknown, (f"{exercise_id}: these (rule, case) pairs name a case the checker does "
-                         f"not yield on the reference solution: {unknown}; its cases are "
-                         f"{sorted(names)}")
+    problem = unknown_cases(table(exercise_id), case_names(exercise_id))
+    assert not problem, f"{exercise_id}: {problem}"
+
+
+def test_a_bad_table_is_reported_clearly() -> None:
+    rules: Rules = (("Return the total", ("adds up",)), ("Never  NONE", ()),
+                    ("Round to cents", ("rounds", "no such case")))
+    statement_text = "Return the total of the prices.\nNever None. Always round up\nto cents."
+    assert rules_without_cases(rules) == "these rules list no case that exercises them: ['Never  NONE']"
+    assert rules_not_in(rules, statement_text, "solutions/99_x.ipynb") == (
+        "these rules are not (or no longer) in the statement in solutions/99_x.ipynb: "
+        "['Round to cents']")
+    assert "[('Round to cents', 'no such case')]" in unknown_cases(rules, ["adds up", "rounds"])
+    assert not unknown_cases(rules[:1], ["adds up"])
 
 
 def test_the_statement_is_the_text_before_the_check() -> None:
