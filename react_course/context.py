@@ -248,14 +248,16 @@ def tool_pairs_intact(messages: Sequence[dict[str, Any]]) -> bool:
     return not waiting
 
 
-def _turn_line(number: int, turn: list[dict[str, Any]]) -> str:
+def _turn_line(number: int, turn: list[Message]) -> str:
+    """A native turn in ``step_line``'s shape: one line per call (a tool message carries no error kind)."""
     first = turn[0]
     results = {m.get("tool_call_id"): m.get("content", "") for m in turn[1:]}
-    parts = [f"{_call_name(call)} -> {_one_line(results.get(call.get('id'), '(no result)'))}"
-             for call in first.get("tool_calls") or ()]
-    if first.get("content"):
-        parts.insert(0, f"{first.get('role')} said: {_one_line(first['content'])}")
-    return f"Step {number}: " + "; ".join(parts)
+    lines = [f"Step {number}: ({first.get('role')} said) -> ok: {_one_line(first['content'])}"
+             ] if first.get("content") else []
+    for call in first.get("tool_calls") or ():
+        result = _one_line(results.get(call.get("id"), "(no result)"))
+        lines.append(f"Step {number}: {_call_name(call)} -> ok: {result}")
+    return "\n".join(lines)
 
 
 def _call_name(call: dict[str, Any]) -> str:
