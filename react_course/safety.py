@@ -187,31 +187,36 @@ class SideEffectLog:
     attempt is still running (after a time-out) is refused too.
     """
 
-    done: dict[str, tuple[str, Any, str]] = field(default_factory=dict)  # key -> (tool, args, result)
+    # key -> (tool, arguments, result); the result is None while the first attempt runs
+    done: dict[str, tuple[str, Any, str | None]] = field(default_factory=dict)
 
     def run_once(self, key: str, tool: str, arguments: Any, action: Callable[[], str]) -> str:
         if key in self.done:
             _, _, result = self.done[key]
+            if result is None:
+                return (f"{tool} with these arguments was already started in this run and may still "
+                        "be running; not repeated. Do not call it again: report it as pending.")
             return f"{result} (already done earlier in this run; not repeated)"
-        self.done[key] = (tool, arguments, "started, result not known yet")
+        self.done[key] = (tool, arguments, None)
         result = action()
         self.done[key] = (tool, arguments, result)
         return result
 
     def to_compensate(self) -> list[str]:
         """What a person would undo, one line per side effect."""
-        return [f"{tool}({json.dumps(args, sort_keys=True, default=str)}) -> {result}"
-                for tool, args, result in self.done.values()]
+        return [f"{tool}({json.dumps(args, sort_keys=True, default=str)}) -> "
+                f"{result or 'started; result not known yet'}" for tool, args, result in self.done.values()]
 
 
-def goal_reminder(question: str, open_items: Iterable[str], step: int, max_steps: int) -> str:
+def goal_reminder(question: str, open_items: Iterable[str], step: int, max_steps: int = 0) -> str:
     """Restated near the end of the prompt on long runs, so the goal is never far back.
 
     >>> print(goal_reminder("Refund order 88213?", ["the late-delivery policy"], 5, 8))
     Reminder (step 5 of 8): the question is 'Refund order 88213?'. Still open: the late-delivery policy.
     """
     items = "; ".join(open_items) or "nothing: give your Final Answer"
-    return f"Reminder (step {step} of {max_steps}): the question is {question!r}. Still open: {items}."
+    of = f" of {max_steps}" if max_steps else ""
+    return f"Reminder (step {step}{of}): the question is {question!r}. Still open: {items}."
 
 
 def quarantined_value(reply: str, pattern: str) -> str | None:
@@ -227,3 +232,35 @@ def quarantined_value(reply: str, pattern: str) -> str | None:
 def lethal_trifecta(private_data: bool, untrusted_content: bool, can_send_out: bool) -> bool:
     """All three together mean an injected instruction can leak private data: isolate."""
     return private_data and untrusted_content and can_send_out
+
+
+def check_answer(result: Any, hops: Iterable[str] = ()) -> list[str]:
+    """What a final answer claims that no observation of its run supports.
+
+    Every figure and multi-word name in the answer must appear in an observation
+    (or the question), and every hop (an entity the question depends on) must appear
+    in an observation: a hop answered from memory is not grounded.
+    """
+    evidence = [o.text for step in result.steps for o in step.observations if o.error is None]
+    problems = [f"{claim!r} appears in no observation"
+                for claim in ungrounded(result.answer, [result.question, *evidence])]
+    seen = " ".join(evidence).lower()
+    problems += [f"no observation is about {hop!r}: that hop came from memory"
+                 for hop in hops if hop.lower() not in seen]
+    return problems
+
+
+def reminding(open_items: Callable[[list], Iterable[str]], after: int = 3) -> Callable[[str, list], str]:
+    """A ``history`` for ``run_react``: the scratchpad, with the goal restated at its end on long runs.
+
+    ``open_items(steps)`` says what is still open; from step ``after`` on, the reminder is
+    the last thing the model reads before it writes its next thought.
+    """
+    from .transcript import scratchpad
+
+    def history(question: str, steps: list) -> str:
+        pad = scratchpad(steps)
+        if len(steps) < after:
+            return pad
+        return f"{pad}\n{goal_reminder(question, list(open_items(steps)), len(steps) + 1, 0)}"
+    return history
