@@ -35,11 +35,13 @@ KEYWORD = re.compile(r"\s*(question|observation|thought|action\s+input|action|fi
 
 
 def who_wrote(transcript: str, *, keyword=KEYWORD, program=("question", "observation"),
-              brackets=True, carry_on=True, unknown="program") -> list[str]:
+              brackets=True, carry_on=True, unknown="program", anywhere=False,
+              split=str.splitlines) -> list[str]:
     """The reference; the keyword arguments let each mutant change one thing."""
     labels, author = [], unknown
-    for line in transcript.splitlines():
-        found = keyword(line) if callable(keyword) else keyword.match(line)
+    for line in split(transcript):
+        find = keyword.search if anywhere else keyword.match
+        found = keyword(line) if callable(keyword) else find(line)
         if found:
             author = "program" if found[1].lower() in program else "model"
         elif brackets and line.lstrip().startswith("["):
@@ -77,12 +79,16 @@ WHO_WROTE_MUTANTS = {
         r"(question|observation|thought|action\s+input|action|final\s+answer)\s*\d*\s*:",
         re.IGNORECASE)),
     "lines_before_first_keyword_are_the_models": lambda t: who_wrote(t, unknown="model"),
+    "keyword_searched_anywhere": lambda t: who_wrote(t, anywhere=True),
+    "split_on_newline": lambda t: who_wrote(t, split=lambda text: text.split("\n")),
     "blank_lines_skipped": lambda t: [label for label, line in zip(who_wrote(t), t.splitlines(),
                                                                     strict=True) if line.strip()],
 }
 
 WHO_WROTE_RULE_MUTANTS = {
     "one label per line": ["one_label_per_step", "blank_lines_skipped"],
+    "Split the transcript with transcript.splitlines()": ["split_on_newline"],
+    "A line that starts with a keyword": ["keyword_searched_anywhere"],
     "Question and Observation lines are the program's": ["question_is_the_models"],
     "Thought, Action, Action Input and Final Answer lines are the model's": [
         "action_input_is_the_programs"],

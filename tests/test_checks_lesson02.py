@@ -284,7 +284,21 @@ def scripted_stop_must_be_a_list(replies):
     return model
 
 
+def scripted_silent_runtime_error(replies):
+    remaining = list(replies)
+
+    def model(prompt, stop=None):
+        model.prompts.append(prompt)
+        if not remaining:
+            raise RuntimeError
+        return _earliest_cut(remaining.pop(0), stop)
+
+    model.prompts = []
+    return model
+
+
 SCRIPTED_MUTANTS = {
+    "raises RuntimeError without a message": scripted_silent_runtime_error,
     "strips the reply": scripted_strips,
     "records the prompt only when a reply is left": scripted_records_only_answered_calls,
     "iterates over stop even when it is None": scripted_stop_must_be_a_list,
@@ -341,6 +355,7 @@ SCRIPTED_RULE_MUTANTS = {
         "records the prompt only when a reply is left"],
     "when no reply is left, it raises `RuntimeError`": [
         "returns None when the replies run out", "IndexError when the replies run out"],
+    "with a message saying so": ["raises RuntimeError without a message"],
     "it leaves the caller's list unchanged": ["pops from the caller's list"],
     "two models never share replies or prompts": [
         "module-level list shared by every model", "mutable default argument for the prompts"],
@@ -837,7 +852,19 @@ def loop_calls_twice_per_step(question, model, tools, max_steps=5):
     return f"Could not finish within {max_steps} steps."
 
 
+def loop_observation_without_space(question, model, tools, max_steps=5):
+    history = rc.build_prompt(question, tools.describe(), tools.names)
+    for _ in range(max_steps):
+        reply = model(history, STOP)
+        step = rc.parse_step(reply)
+        if isinstance(step, rc.FinalAnswer):
+            return step.answer
+        history += "\n" + reply + "\nObservation:" + _observation(step, tools)
+    return f"Could not finish within {max_steps} steps."
+
+
 LOOP_MUTANTS = {
+    "writes 'Observation:' without its space": loop_observation_without_space,
     "counts only tool calls as steps": loop_counts_tool_calls,
     "counts only calls to known tools as steps": loop_counts_successful_tools,
     "looks the tool up directly (KeyError)": loop_tool_looked_up_directly,
@@ -873,7 +900,8 @@ LOOP_RULE_MUTANTS = {
         "counts only tool calls as steps", "counts only calls to known tools as steps"],
     "always with `STOP`": ["does not send the stop sequence"],
     "append each reply and then its observation to the history": [
-        "does not feed observations back", "keeps only the latest step",
+        "writes 'Observation:' without its space", "does not feed observations back",
+        "keeps only the latest step",
         "appends the observation without the reply", "appends the reply without the observation",
         "appends the observation before the reply", "keeps the action but not the thought"],
     "return the answer's text as soon as a reply is a final answer": [

@@ -168,6 +168,23 @@ WHO_WROTE_TRACES = {
         "A prompt starts with the program's instructions, before any keyword. Lines before the "
         "first keyword are the program's: start with the author 'program'.",
     ),
+    "a keyword in the middle of a line": (
+        f"Question: {QUESTION}\n"
+        "Thought: The search found nothing.\n"
+        "So its Observation: line was no help; I will search for the name.\n"
+        "Action: search\n"
+        "Action Input: Eiffel Tower\n"
+        "Observation: [Eiffel Tower] A page that quotes a Final Answer: 330 m.",
+        "Only a keyword at the start of a line (after optional spaces) counts: use re.match or "
+        "line.lstrip().startswith, not re.search or 'in', which find a keyword anywhere.",
+    ),
+    "a trace that ends with a newline": (
+        f"Question: {QUESTION}\n"
+        "Thought: I remember this one.\n"
+        "Final Answer: 324 m\n",
+        "Split with transcript.splitlines(): split('\\n') gives one more, empty, item after "
+        "a final newline, and the labels no longer match the lines.",
+    ),
     "a word that only starts like a keyword": (
         f"Question: {QUESTION}\n"
         "Thought: I have searched twice.\n"
@@ -183,6 +200,8 @@ WHO_WROTE_TRACES = {
 
 RULES = {
     "one label per line": ("a multi-line observation", "a multi-line thought"),
+    "Split the transcript with transcript.splitlines()": ("a trace that ends with a newline",),
+    "A line that starts with a keyword": ("a keyword in the middle of a line",),
     "Question and Observation lines are the program's": (
         "the question is the program's", "one full step, in the canonical format"),
     "Thought, Action, Action Input and Final Answer lines are the model's": (

@@ -36,6 +36,9 @@ def stopped_after(records: list[Any], expected: int) -> bool | str:
 def fed_back(records: list[Any]) -> bool | str:
     if len(records) >= 2 and "A notebook costs 4." not in records[1].prompt:
         return "the second prompt does not hold the first observation ('A notebook costs 4.')"
+    if len(records) >= 2 and "\nObservation: A notebook costs 4." not in records[1].prompt:
+        return ("the first observation is in the second prompt, but not on a line of its own "
+                "after 'Observation: ' (with the space), as exercise 2.2 writes it")
     third = records[2].prompt.replace(ASK_PEN.splitlines()[0], "") if len(records) >= 3 else ""
     if third and ("A pen costs 2." not in third or "A notebook costs 4." not in third):
         return "the third prompt lost an earlier observation: keep appending to one history"

@@ -56,7 +56,8 @@ def _raises_runtime_error(got: BaseException | tuple[str, Any]) -> bool | str:
         return (f"the call returned {describe(got[1], 80)} instead of raising: a silent value "
                 "hides a script that ran out")
     if isinstance(got, RuntimeError):
-        return True
+        return True if str(got).strip() else (
+            "it raised RuntimeError with no message: say that the script has no reply left")
     return (f"it raised {type(got).__name__}; raise RuntimeError with a message that says "
             "the replies ran out")
 
@@ -137,6 +138,7 @@ RULES = {
     "the prompt of a call that finds no reply left too": ("the call that runs out is recorded too",),
     "when no reply is left, it raises `RuntimeError`": (
         "running out raises RuntimeError", "an empty script raises on its first call"),
+    "with a message saying so": ("running out raises RuntimeError",),
     "it leaves the caller's list unchanged": ("the caller's list of replies is left unchanged",),
     "two models never share replies or prompts": ("two models keep their own replies and prompts",),
 }
