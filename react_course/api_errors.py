@@ -86,7 +86,9 @@ def explain(error: BaseException, url: str, *, model: str = "", max_tokens: int 
             timeout: float | None = None, endpoint: str = "chat") -> ModelError:
     """The library's exception for a failed call to ``url``, saying what to change."""
     if isinstance(error, ModelError):
-        again = type(error)(redact(error), status=error.status, retryable=error.retryable)
+        kind = type(error) if type(error) in (ModelError, ModelConfigError, ContextWindowFull) \
+            else ModelConfigError if isinstance(error, ModelConfigError) else ModelError
+        again = kind(redact(error), status=error.status, retryable=error.retryable)
         return tagged(again, getattr(error, "cause", "other"))
     import openai  # only real models get here
 

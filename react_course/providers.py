@@ -29,106 +29,29 @@ import os
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from .api_errors import explain, redact, remember_secret, tagged
 from .errors import ContextWindowFull, ModelConfigError, ModelError
+from .model_settings import (
+    ENV_VAR,
+    OLLAMA_URL,
+    OPENAI_URL,
+    ModelSpec,
+    effective_url,
+    parse_model_spec,
+    setting,
+)
 from .stops import api_stops, cut_at_stop, strip_reasoning
 
-__all__ = ["ContextWindowFull", "ModelConfigError", "ModelError", "ModelSpec", "OpenAIChatModel",
-           "OpenAICompletionModel", "course_model", "parse_model_spec", "real_model", "redact",
-           "uses_real_model"]
+__all__ = ["ENV_VAR", "OLLAMA_URL", "OPENAI_URL", "ContextWindowFull", "ModelConfigError",
+           "ModelError", "ModelSpec", "OpenAIChatModel", "OpenAICompletionModel", "course_model",
+           "effective_url", "parse_model_spec", "real_model", "redact", "setting", "uses_real_model"]
 
-ENV_VAR = "REACT_COURSE_MODEL"
 TIMEOUT_VAR, MAX_TOKENS_VAR = "REACT_COURSE_TIMEOUT", "REACT_COURSE_MAX_TOKENS"
 DEFAULT_TIMEOUT, DEFAULT_MAX_TOKENS = 30.0, 400
 REASONING_TOKENS = 2_000  # extra output budget once a server shows it is a reasoning model
-OLLAMA_URL = "http://localhost:11434/v1"
-OPENAI_URL = "https://api.openai.com/v1"
 RETRY_PAUSE = 1.0  # seconds before the one retry
-KINDS = ("openai", "ollama", "openai-compatible")
-
-
-@dataclass(frozen=True)
-class ModelSpec:
-    """A parsed model setting: which kind, which model name, which server, which endpoint."""
-
-    kind: str  # scripted, openai, ollama, openai-compatible
-    name: str = ""
-    base_url: str | None = None
-    endpoint: str = "chat"  # chat (/chat/completions) or completions (/completions)
-
-    def __str__(self) -> str:
-        kind = f"{self.kind}-completions" if self.endpoint == "completions" else self.kind
-        where = f" at {self.base_url}" if self.base_url else ""
-        return f"{kind}:{self.name}{where}" if self.name else kind
-
-    @property
-    def url(self) -> str:
-        """The base URL the calls go to (for ``openai:``, OPENAI_BASE_URL or OpenAI's own)."""
-        return effective_url(self.base_url)
-
-
-def effective_url(base_url: str | None) -> str:
-    """Where calls go when ``base_url`` is given, or else OPENAI_BASE_URL, or else OpenAI.
-
-    >>> effective_url("http://127.0.0.1:8080/v1/")
-    'http://127.0.0.1:8080/v1'
-    """
-    return (base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL).rstrip("/")
-
-
-def parse_model_spec(spec: str | None) -> ModelSpec:
-    """Read a model setting. Add ``-completions`` to the kind for a base model.
-
-    >>> parse_model_spec("openai:gpt-4o-mini")
-    ModelSpec(kind='openai', name='gpt-4o-mini', base_url=None, endpoint='chat')
-    >>> parse_model_spec("ollama:qwen2.5:7b").base_url
-    'http://localhost:11434/v1'
-    >>> parse_model_spec("openai-compatible:http://127.0.0.1:8080/v1:llama3")
-    ModelSpec(kind='openai-compatible', name='llama3', base_url='http://127.0.0.1:8080/v1', endpoint='chat')
-    >>> str(parse_model_spec("openai-compatible-completions:http://127.0.0.1:8080/v1:base"))
-    'openai-compatible-completions:base at http://127.0.0.1:8080/v1'
-    """
-    spec = (spec or "").strip()
-    if spec in ("", "scripted"):
-        return ModelSpec("scripted")
-    kind, _, rest = spec.partition(":")
-    endpoint = "completions" if kind.endswith("-completions") else "chat"
-    kind = kind.removesuffix("-completions")
-    if kind == "openai" and rest:
-        return ModelSpec("openai", rest, None, endpoint)
-    if kind == "ollama" and rest:
-        return ModelSpec("ollama", rest, OLLAMA_URL, endpoint)
-    if kind == "openai-compatible":
-        match = re.fullmatch(r"(https?://[^/\s]+/[^:\s]*):(.+)", rest)
-        if match:
-            return ModelSpec("openai-compatible", match[2], match[1].rstrip("/"), endpoint)
-    raise ModelConfigError(
-        f"cannot read the model setting {redact(spec)!r}. Use one of: scripted, openai:MODEL, "
-        "ollama:MODEL, openai-compatible:http://HOST:PORT/v1:MODEL (add -completions to the kind, "
-        "as in openai-compatible-completions:..., for a base model)"
-    )
-
-
-def setting(name: str, default: float, kind: type = float) -> Any:
-    """A positive number from the environment, or ``default``; a bad value says what to write.
-
-    >>> setting("REACT_COURSE_NO_SUCH_SETTING", 30.0)
-    30.0
-    """
-    text = os.environ.get(name, "").strip()
-    if not text:
-        return default
-    try:
-        value = kind(text)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise ModelConfigError(f"{name}={text!r} is not a positive {kind.__name__}; "
-                               f"write e.g. {name}={kind(default)}, or unset it.")
-    return value
 
 
 class OpenAIChatModel:
@@ -218,7 +141,7 @@ class OpenAIChatModel:
         """The reply's text, or a ModelError naming what the server sent instead."""
         choice = self._choice(response)
         message = getattr(choice, "message", None)
-        return self._checked(choice, getattr(message, "content", None) or "")
+        return self._checked(choice, _as_text(getattr(message, "content", None)))
 
     def _choice(self, response: Any) -> Any:
         if isinstance(response, str | bytes):
@@ -293,7 +216,21 @@ class OpenAICompletionModel(OpenAIChatModel):
 
     def _read(self, response: Any) -> str:
         choice = self._choice(response)
-        return self._checked(choice, getattr(choice, "text", None) or "")
+        return self._checked(choice, _as_text(getattr(choice, "text", None)))
+
+
+def _as_text(content: Any) -> str:
+    """A reply's content as text: some servers send a list of parts instead of a string.
+
+    >>> _as_text([{"type": "text", "text": "Thought: "}, {"type": "text", "text": "x"}])
+    'Thought: x'
+    >>> _as_text(None)
+    ''
+    """
+    if isinstance(content, list):
+        return "".join(str(p.get("text", "")) if isinstance(p, dict) else str(getattr(p, "text", p))
+                       for p in content)
+    return content if isinstance(content, str) else "" if content is None else str(content)
 
 
 def real_model(spec: str | ModelSpec) -> OpenAIChatModel:
