@@ -335,7 +335,16 @@ def unanchored(text):
     return tolerant(text)
 
 
+def final_case_sensitive(text):
+    """Case-insensitive keywords, except Final Answer, which must be written so."""
+    def unless_title_case(found):
+        return found[0] if found[2] == "Final Answer" else found[1] + "said"
+
+    return tolerant(re.sub(r"(?im)^(\W*)(final\s*answer)", unless_title_case, text))
+
+
 PARSE_MUTANTS = {
+    "Final Answer only in title case": final_case_sensitive,
     "an Action Input anywhere is the input": input_anywhere,
     "keywords searched anywhere in a line": unanchored,
     "the lesson's strict regex": naive_strict,
@@ -374,7 +383,7 @@ PARSE_RULE_MUTANTS = {
     "gives the answer (`Final Answer: ...`": ["Final Answer lines ignored (only finish[...])"],
     "the paper's `finish[...]` in any case": ["finish only in lower case (Finish[...] read as a tool)"],
     "numbered keywords": ["no numbered form"],
-    "any case (`action input:`)": ["case-sensitive keywords"],
+    "any case (`action input:`)": ["case-sensitive keywords", "Final Answer only in title case"],
     "extra spaces": ["no spaces allowed before the colon"],
     "markdown bold": ["no markdown bold"],
     "the input on the next line": ["no multi-line input"],
