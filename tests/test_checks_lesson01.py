@@ -80,6 +80,9 @@ WHO_WROTE_MUTANTS = {
         re.IGNORECASE)),
     "lines_before_first_keyword_are_the_models": lambda t: who_wrote(t, unknown="model"),
     "keyword_searched_anywhere": lambda t: who_wrote(t, anywhere=True),
+    "blank_lines_are_the_programs": lambda t: [
+        "program" if not line.strip() else label
+        for label, line in zip(who_wrote(t), t.splitlines(), strict=True)],
     "split_on_newline": lambda t: who_wrote(t, split=lambda text: text.split("\n")),
     "blank_lines_skipped": lambda t: [label for label, line in zip(who_wrote(t), t.splitlines(),
                                                                     strict=True) if line.strip()],
@@ -98,7 +101,8 @@ WHO_WROTE_RULE_MUTANTS = {
     "count only as whole words": ["prefix_without_colon"],
     'A line that starts with "[" is a note by the program': ["ignores_bracketed_notes"],
     "continues the line before it and has the same author": [
-        "first_word_only_other_lines_model", "other_lines_always_program"],
+        "first_word_only_other_lines_model", "other_lines_always_program",
+        "blank_lines_are_the_programs"],
     "Lines before the first keyword are the program's": ["lines_before_first_keyword_are_the_models"],
 }
 

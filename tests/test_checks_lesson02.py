@@ -514,7 +514,17 @@ def step_empty_answer_to_go_on(history, model, tools):
     return history + "\n" + reply + "\nObservation: " + observation, ""
 
 
+def step_no_newline_before_reply(history, model, tools):
+    reply = model(history, STOP)
+    step = rc.parse_step(reply)
+    if isinstance(step, rc.FinalAnswer):
+        return history, step.answer
+    observation = tools.run(step.tool, step.input) if isinstance(step, rc.Action) else step.message
+    return history + reply + "\nObservation: " + observation, None
+
+
 STEP_MUTANTS = {
+    "no newline before the reply": step_no_newline_before_reply,
     "returns the history with the reply on a final answer": step_history_grows_on_final,
     "returns '' instead of None to go on": step_empty_answer_to_go_on,
     "forgets the stop sequence": step_no_stop,
@@ -545,7 +555,8 @@ STEP_RULE_MUTANTS = {
     "An `rc.ParseError`: the observation is `step.message`": [
         "crashes on a parse error", "treats a parse error as the answer"],
     'Return `(history + "\\n" + reply + "\\nObservation: " + observation, None)`': [
-        "does not append the observation", "appends the observation without the reply"],
+        "does not append the observation", "appends the observation without the reply",
+        "no newline before the reply"],
     "`answer` is `None` when the loop should go on": ["returns '' instead of None to go on"],
 }
 
@@ -863,7 +874,19 @@ def loop_observation_without_space(question, model, tools, max_steps=5):
     return f"Could not finish within {max_steps} steps."
 
 
+def loop_no_newline_before_reply(question, model, tools, max_steps=5):
+    history = rc.build_prompt(question, tools.describe(), tools.names)
+    for _ in range(max_steps):
+        reply = model(history, STOP)
+        step = rc.parse_step(reply)
+        if isinstance(step, rc.FinalAnswer):
+            return step.answer
+        history += reply + "\nObservation: " + _observation(step, tools)
+    return f"Could not finish within {max_steps} steps."
+
+
 LOOP_MUTANTS = {
+    "no newline before the reply": loop_no_newline_before_reply,
     "writes 'Observation:' without its space": loop_observation_without_space,
     "counts only tool calls as steps": loop_counts_tool_calls,
     "counts only calls to known tools as steps": loop_counts_successful_tools,
@@ -901,6 +924,7 @@ LOOP_RULE_MUTANTS = {
     "always with `STOP`": ["does not send the stop sequence"],
     "append each reply and then its observation to the history": [
         "writes 'Observation:' without its space", "does not feed observations back",
+        "no newline before the reply",
         "keeps only the latest step",
         "appends the observation without the reply", "appends the reply without the observation",
         "appends the observation before the reply", "keeps the action but not the thought"],

@@ -108,11 +108,12 @@ WHO_WROTE_TRACES = {
     "a multi-line thought": (
         f"Question: {QUESTION}\n"
         "Thought: The search found nothing.\n"
+        "\n"
         "Maybe it needs the tower's name, not a description.\n"
         "Action: search\n"
         "Action Input: Eiffel Tower",
-        "A line without a keyword continues the line before it: the second line of a "
-        "thought is still the model's.",
+        "A line without a keyword continues the line before it, a blank one too: every line "
+        "of a thought, until the next keyword, is still the model's.",
     ),
     "Action Input is the model's": (
         "Question: What do 3 notebooks and 2 pens cost?\n"

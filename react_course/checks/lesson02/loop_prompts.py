@@ -73,6 +73,9 @@ def replies_kept(records: list[Any]) -> bool | str:
                 return (f"prompt {number} does not hold the model's reply {reply_number} (no "
                         f"{missing[0]!r} after the question): the model never sees its own "
                         f"earlier thoughts and actions{fix}")
+            if f"\nThought: {lines[0]}" not in scratchpad:
+                return (f"in prompt {number}, the model's reply {reply_number} does not start on a "
+                        "line of its own: append '\\n' + reply, as exercise 2.2 does")
             if -1 < scratchpad.find(observation) < scratchpad.find(lines[-1]):
                 return (f"in prompt {number}, the observation comes before the reply it answers: "
                         "append the reply first, then 'Observation: ...'")

@@ -63,6 +63,9 @@ def _appends(reply: str, observation: str,
             return f"the answer must be None when the loop goes on, not {describe(answer, 80)}"
         if not isinstance(new, str) or not new.startswith(history):
             return "the new history must start with the whole history you were given"
+        if not new[len(history):].startswith("\n"):
+            return ("what you added does not start on a new line: append '\\n' + reply + "
+                    "'\\nObservation: ' + observation")
         added = _lines(new[len(history):])
         if any("99" in line for line in added):
             return ("the history holds the model's invented observation ('A pen costs 99.'): "
