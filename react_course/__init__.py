@@ -14,6 +14,7 @@ holds one idea, in the order the lessons teach them:
     execute     the one door every tool call passes                        (04-06)
     guards      Limits and the Budget that enforces them; end reasons      (05)
     native      run_native: the native tool-calling twin of run_react      (07)
+    schemas     tool declarations for native calls, from typed functions   (07)
     wire        Chat Completions and Responses, as the native loop needs   (07)
     scripted_chat  scripted chat models: a list of turns, or reactive      (07)
     scripted_api   a chat model served on 127.0.0.1 in the OpenAI protocols (07)

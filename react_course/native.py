@@ -185,29 +185,35 @@ def unreadable(call: ToolCall, registry: ToolRegistry) -> Observation:
 
 
 def native_client(setting: str | None = None, *, base_url: str | None = None,
-                  timeout: float = 60.0, max_retries: int = 2) -> tuple[Any, str]:
+                  timeout: float | None = None, max_retries: int = 0) -> tuple[Any, str]:
     """An ``openai.OpenAI`` client and a model name, from the course's model setting.
 
     ``setting`` defaults to ``REACT_COURSE_MODEL``. "scripted" needs ``base_url``,
     the address ``scripted_api.serve()`` yields; a real setting ignores it and
-    uses ``providers``' rules (key from ``OPENAI_API_KEY``, Ollama's local URL).
+    follows ``providers``: the key from ``OPENAI_API_KEY``, Ollama's local URL,
+    ``REACT_COURSE_TIMEOUT`` seconds per call. The SDK's own retries are off by
+    default: a failed call is a step the run's budget counts and retries.
     """
     import openai  # imported here: slow to import, and only native lessons need it
 
-    from .providers import ENV_VAR, parse_model_spec
+    from .providers import DEFAULT_TIMEOUT, ENV_VAR, TIMEOUT_VAR, effective_url, parse_model_spec
+    from .providers import setting as number_setting
 
     spec = parse_model_spec(setting if setting is not None else os.environ.get(ENV_VAR))
+    timeout = timeout or number_setting(TIMEOUT_VAR, DEFAULT_TIMEOUT)
     if spec.kind == "scripted":
         if base_url is None:
             raise ModelConfigError("the scripted model needs the address scripted_api.serve() yields "
                                    "(native_client(base_url=url)).")
         return openai.OpenAI(base_url=base_url, api_key="scripted", timeout=timeout,
                              max_retries=max_retries), "scripted"
+    if spec.endpoint != "chat":
+        raise ModelConfigError(f"{spec} is a completions endpoint (a base model); native tool calls need "
+                               "a chat model: drop -completions from the setting.")
     key = "ollama" if spec.kind == "ollama" else os.environ.get("OPENAI_API_KEY")
-    url = spec.base_url or os.environ.get("OPENAI_BASE_URL")
-    if not key and url is None:
+    if not key and spec.base_url is None and not os.environ.get("OPENAI_BASE_URL"):
         raise ModelConfigError("OPENAI_API_KEY is not set. Set it in your shell (never in a notebook "
                                "cell), or use REACT_COURSE_MODEL=scripted.")
-    client = openai.OpenAI(api_key=key or "not-needed", base_url=url, timeout=timeout,
-                           max_retries=max_retries)
+    client = openai.OpenAI(api_key=key or "not-needed", base_url=effective_url(spec.base_url),
+                           timeout=timeout, max_retries=max_retries)
     return client, spec.name

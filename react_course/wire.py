@@ -30,17 +30,17 @@ style (the whole history is sent each time, as the text loop does).
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import ModelConfigError
+from .errors import ModelConfigError, ModelError
 from .record import Observation, ToolCall, Usage
+from .schemas import declare, describe_parameters, parse_arguments
 from .stops import strip_reasoning
 from .tokens import estimate_tokens
 
 PROTOCOLS = ("chat", "responses")
-MAX_OUTPUT_TOKENS = 2048  # room for a reasoning model's hidden thinking as well as the reply
+MAX_OUTPUT_TOKENS = 2048  # per call, unless REACT_COURSE_MAX_TOKENS says; room for hidden thinking
 _ADAPTABLE = ("temperature", "parallel_tool_calls", "tool_choice", "strict", "max_tokens")
 
 
@@ -56,116 +56,6 @@ class Reply:
     message: dict[str, Any] | None = None
 
 
-def parse_arguments(raw: Any) -> Any:
-    """A call's arguments: the JSON object, or the raw text when it is not one.
-
-    >>> parse_arguments('{"item": "pen"}'), parse_arguments('{"item": "pen"'), parse_arguments("")
-    ({'item': 'pen'}, '{"item": "pen"', {})
-    """
-    if isinstance(raw, dict):
-        return raw
-    if raw is None or not str(raw).strip():
-        return {}  # a tool without parameters: some servers send "" for "{}"
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        return str(raw)
-    return value if isinstance(value, dict) else str(raw)
-
-
-def declare(tool: Any, protocol: str = "chat", strict: bool = True) -> dict[str, Any]:
-    """The tool as the protocol declares it, its schema generated from the function.
-
-    Each parameter's description comes from the docstring (``name: text`` lines), and
-    a one-parameter tool's ``Example input:`` becomes that parameter's example.
-    ``strict`` makes the server keep to the schema exactly (all keys required,
-    no others; an optional parameter may be null).
-    """
-    schema = describe_parameters(tool)
-    description = _prose(tool.description, schema)
-    strict = strict and _strictable(schema)
-    if strict:
-        schema = _strict(schema)
-    body = {"name": tool.name, "description": description, "parameters": schema}
-    if strict:
-        body["strict"] = True
-    if protocol == "responses":
-        return {"type": "function", **body}
-    return {"type": "function", "function": body}
-
-
-def describe_parameters(tool: Any) -> dict[str, Any]:
-    """The arguments' JSON schema (pydantic, via the tool), with descriptions and an example."""
-    schema = json.loads(json.dumps(tool.json_schema()["function"]["parameters"]))  # a private copy
-    properties = schema.setdefault("properties", {})
-    notes = docstring_notes(getattr(tool.function, "__doc__", None) or "", list(properties))
-    for name, note in notes.items():
-        properties[name]["description"] = note
-    schema.setdefault("type", "object")
-    return schema
-
-
-def docstring_notes(doc: str, names: list[str]) -> dict[str, str]:
-    """Per-parameter notes from a docstring: ``name: text`` lines and a lone ``Example input:``.
-
-    >>> docstring_notes("Price of an item. Example input: pen", ["item"])
-    {'item': 'Example: pen'}
-    >>> docstring_notes("Convert.\\n    amount: how many rupees\\n    code: e.g. EUR", ["amount", "code"])
-    {'amount': 'how many rupees', 'code': 'e.g. EUR'}
-    """
-    notes = {}
-    for name in names:
-        found = re.search(rf"^\s*{re.escape(name)}\s*(\([^)]*\))?\s*:\s*(.+)$", doc, re.MULTILINE)
-        if found:
-            notes[name] = found[2].strip()
-    example = re.search(r"Example input:\s*(.+?)\s*$", doc, re.MULTILINE)
-    if example and len(names) == 1:
-        notes[names[0]] = " ".join(filter(None, [notes.get(names[0]), f"Example: {example[1]}"]))
-    return notes
-
-
-def _prose(description: str, schema: dict[str, Any]) -> str:
-    """The description without the ``name: text`` lines that now describe the parameters.
-
-    >>> _prose("Convert rupees. amount: how many", {"properties": {"amount": {"description": "how many"}}})
-    'Convert rupees.'
-    """
-    for name, prop in schema.get("properties", {}).items():
-        note = prop.get("description", "")
-        if note and not note.startswith("Example:"):
-            description = description.replace(f"{name}: {note}", "")
-    return " ".join(description.split())
-
-
-def _strictable(schema: dict[str, Any]) -> bool:
-    """Strict mode needs a closed object with named properties (no free-form dicts)."""
-    return "$defs" not in schema and schema.get("additionalProperties") in (None, False)
-
-
-def _strict(schema: dict[str, Any]) -> dict[str, Any]:
-    """Every key required, no others; an optional parameter may be null instead.
-
-    >>> _strict({"type": "object", "properties": {"n": {"type": "integer", "default": 1}}})["properties"]
-    {'n': {'anyOf': [{'type': 'integer'}, {'type': 'null'}], 'description': 'Optional (default 1).'}}
-    """
-    required = set(schema.get("required", []))
-    properties = {}
-    for name, prop in schema.get("properties", {}).items():
-        prop = dict(prop)
-        if name not in required:
-            default = prop.pop("default", None)
-            said = prop.pop("description", "")
-            said += "." if said and not said.endswith((".", "!", "?")) else ""
-            note = " ".join(filter(None, [said, f"Optional (default {default})."]))
-            nullable = prop.get("anyOf") or [prop]
-            if {"type": "null"} not in nullable:
-                nullable = [*nullable, {"type": "null"}]
-            prop = {"anyOf": nullable, "description": note}
-        properties[name] = prop
-    return {**schema, "properties": properties, "required": list(properties),
-            "additionalProperties": False}
-
-
 class _Wire:
     """What both protocols share: the request, the adaptation, the error mapping."""
 
@@ -174,7 +64,10 @@ class _Wire:
     def __init__(self, client: Any, model: str, registry: Any, *, strict: bool = True,
                  parallel_tool_calls: bool | None = None) -> None:
         self.client, self.model, self.registry, self.strict = client, model, registry, strict
-        self.options: dict[str, Any] = {"temperature": 0.0, self.token_parameter: MAX_OUTPUT_TOKENS}
+        from .providers import MAX_TOKENS_VAR, setting
+
+        self.max_output = setting(MAX_TOKENS_VAR, MAX_OUTPUT_TOKENS, int)
+        self.options: dict[str, Any] = {"temperature": 0.0, self.token_parameter: self.max_output}
         if parallel_tool_calls is not None:
             self.options["parallel_tool_calls"] = parallel_tool_calls
         self.tools = [declare(tool, self.protocol, strict) for tool in registry]
@@ -219,7 +112,7 @@ class _Wire:
             except Exception as error:
                 if not self.adapt(error, request):
                     url = str(getattr(self.client, "base_url", ""))
-                    raise model_error(error, url, self.model, timeout) from None  # may hold the key
+                    raise model_error(error, url, self.model, timeout, self.max_output) from None
         raise ModelConfigError("the server kept refusing the request's parameters")
 
     def adapt(self, error: Exception, request: dict[str, Any]) -> bool:
@@ -235,7 +128,7 @@ class _Wire:
                 request["tools"] = self.tools
             elif name == "max_tokens" and self.token_parameter == "max_tokens":
                 self.options["max_completion_tokens"] = self.options.pop("max_tokens")
-                request["max_completion_tokens"] = request.pop("max_tokens", MAX_OUTPUT_TOKENS)
+                request["max_completion_tokens"] = request.pop("max_tokens", self.max_output)
             else:
                 request.pop(name, None)
             self.rejected.add(name)
@@ -243,11 +136,33 @@ class _Wire:
         return False
 
 
-def model_error(error: Exception, url: str = "", model: str = "", timeout: float | None = None) -> Exception:
-    """The SDK's exception as the library's, in words that say what to change (``api_errors``)."""
+def model_error(error: Exception, url: str, model: str, timeout: float | None, budget: int) -> Exception:
+    """The SDK's exception as the library's, in words that say what to change (``api_errors``).
+
+    Raised without chaining: the SDK's exception may hold the key.
+    """
     from .api_errors import explain
 
-    return explain(error, url, model=model, max_tokens=MAX_OUTPUT_TOKENS, timeout=timeout)
+    return explain(error, url, model=model, max_tokens=budget, timeout=timeout)
+
+
+def _first_choice(response: Any, client: Any) -> Any:
+    """The reply's first choice, or a ModelError saying what the server sent instead."""
+    choices = getattr(response, "choices", None)
+    if not choices or getattr(choices[0], "message", None) is None:
+        raise ModelError(f"{getattr(client, 'base_url', 'the server')} answered without a message "
+                         f"(got {type(response).__name__}); check that the URL is an OpenAI-compatible "
+                         "API ending in /v1.", retryable=True)
+    return choices[0]
+
+
+def empty_reply(finish_reason: Any, client: Any, budget: int) -> ModelError:
+    """No text and no call: a reasoning model that spent its output budget thinking, or a glitch."""
+    if finish_reason in ("length", "max_output_tokens"):
+        return ModelError(f"the model at {getattr(client, 'base_url', '')} used its whole output budget "
+                          f"({budget} tokens) before replying; a reasoning model spends them thinking. "
+                          "Raise REACT_COURSE_MAX_TOKENS.", retryable=False)
+    return ModelError("the model sent an empty reply: no text and no tool call.", retryable=True)
 
 
 def _usage(input_tokens: Any, output_tokens: Any, cached: Any = 0, reasoning: Any = 0) -> Usage:
@@ -263,7 +178,8 @@ class ChatWire(_Wire):
              timeout: float | None = None) -> Reply:
         request = self.request(history, tool_choice)
         response = self.create(self.client.chat.completions.create, timeout, messages=history, **request)
-        message = response.choices[0].message
+        choice = _first_choice(response, self.client)
+        message = choice.message
         content = message.content or ""
         text = strip_reasoning(content).strip()
         reasoning = _chat_reasoning(message, content)
@@ -272,6 +188,8 @@ class ChatWire(_Wire):
             calls.append(self.read_call(call.id, call.function.name, call.function.arguments))
             declared.append({"id": call.id, "type": "function",
                              "function": {"name": call.function.name, "arguments": call.function.arguments}})
+        if not calls and not text:
+            raise empty_reply(choice.finish_reason, self.client, self.max_output)
         sent = {"role": "assistant", "content": message.content}
         if declared:
             sent["tool_calls"] = declared
@@ -308,6 +226,9 @@ class ResponsesWire(_Wire):
              timeout: float | None = None) -> Reply:
         request = self.request(history, tool_choice)
         response = self.create(self.client.responses.create, timeout, input=history, **request)
+        if not isinstance(getattr(response, "output", None), list):
+            raise ModelError(f"{getattr(self.client, 'base_url', 'the server')} answered without output "
+                             "items; check that it supports the Responses API.", retryable=False)
         items = [item.model_dump(mode="json", exclude_none=True) for item in response.output]
         text, reasoning, calls = [], [], []
         for item in items:
@@ -325,6 +246,9 @@ class ResponsesWire(_Wire):
                         getattr(u.output_tokens_details, "reasoning_tokens", 0)) if u
                  else Usage(estimate_tokens(self.size(history)), estimate_tokens("".join(text))))
         joined = "\n".join(text).strip()
+        if not calls and not joined:
+            details = getattr(response, "incomplete_details", None)
+            raise empty_reply(getattr(details, "reason", None), self.client, self.max_output)
         # The record keeps the turn in the one shape to_messages() gives for both protocols (the
         # reasoning summary is the step's thought); the items themselves went back in the history.
         return Reply(strip_reasoning(joined).strip(), calls, items, usage, "\n".join(reasoning).strip())

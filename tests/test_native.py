@@ -16,10 +16,10 @@ import pytest
 from react_course.errors import ModelConfigError
 from react_course.native import native_client, run_native
 from react_course.record import RunResult
+from react_course.schemas import declare, docstring_notes, parse_arguments
 from react_course.scripted_api import serve
 from react_course.scripted_chat import Call, ChatTurn, ReactiveChatModel, ScriptedChatModel
 from react_course.tools import ToolRegistry, default_tools
-from react_course.wire import declare, docstring_notes, parse_arguments
 
 openai = pytest.importorskip("openai")
 
@@ -317,6 +317,8 @@ def test_native_client_by_configuration(monkeypatch, demo_url):
         native_client("openai:gpt-4o-mini")
     client, name = native_client("ollama:qwen2.5:7b")
     assert name == "qwen2.5:7b" and "11434" in str(client.base_url)
+    with pytest.raises(ModelConfigError, match="chat model"):
+        native_client("openai-compatible-completions:http://127.0.0.1:9/v1:base")
 
 
 # ------------------------------------------------------------------- tools from a tool server (MCP)
