@@ -111,7 +111,14 @@ def cut_by_regex_literally(text, stops):
     return re.split("|".join(stops or []), text)[0]
 
 
+def cut_ignoring_case(text, stops):
+    low = text.lower()
+    positions = [low.find(s.lower()) for s in stops or () if s and s.lower() in low]
+    return text[: min(positions)] if positions else text
+
+
 CUT_MUTANTS = {
+    "stops matched in any case": cut_ignoring_case,
     "re.split on the joined stops, as written in the issue": cut_by_regex_literally,
     "stops joined into one regular expression": cut_by_regex,
     "stops stripped before the search": cut_strips_stops,
@@ -161,7 +168,8 @@ CUT_RULE_MUTANTS = {
     "Earliest means earliest in the text, not first in the list": [
         "first stop in the list, not the earliest", "cuts at the last occurrence"],
     "the whole text when none occurs": ["min() picks -1 for an absent stop"],
-    "matched exactly as given, newlines included": ["stops stripped before the search"],
+    "matched exactly as given, newlines and case included": ["stops stripped before the search",
+                                                              "stops matched in any case"],
     "plain text, not a regular expression": ["stops joined into one regular expression",
                                              "re.split on the joined stops, as written in the issue"],
     "may be empty or `None`": ["crashes on None"],
@@ -343,7 +351,23 @@ def final_case_sensitive(text):
     return tolerant(re.sub(r"(?im)^(\W*)(final\s*answer)", unless_title_case, text))
 
 
+def observation_lines_dropped(text):
+    """An Observation line is deleted when an Action line exists, instead of being an error."""
+    if re.search(r"(?im)^\W*action", text):
+        text = re.sub(r"(?im)^\W*observation.*$", "", text)
+    return tolerant(text)
+
+
+def empty_answer_is_an_answer(text):
+    step = tolerant(text)
+    if isinstance(step, rc.ParseError) and re.search(r"(?im)^\W*final\s*answer\s*:\W*$", text):
+        return rc.FinalAnswer("")
+    return step
+
+
 PARSE_MUTANTS = {
+    "Observation lines dropped when an action follows": observation_lines_dropped,
+    "an empty Final Answer is an answer": empty_answer_is_an_answer,
     "Final Answer only in title case": final_case_sensitive,
     "an Action Input anywhere is the input": input_anywhere,
     "keywords searched anywhere in a line": unanchored,
@@ -397,7 +421,9 @@ PARSE_RULE_MUTANTS = {
                                                           "the last Action line wins"],
     "Anything after an action was written before its observation existed": [
         "Action Input runs to the end of the reply", "final answer preferred over an earlier action"],
-    "An `Observation` line *before* any action": ["an invented observation is ignored"],
+    "An `Observation` line *before* any action": ["an invented observation is ignored",
+                                                  "Observation lines dropped when an action follows"],
+    "a `Final Answer:` with nothing after it": ["an empty Final Answer is an answer"],
     "an empty reply": ["an empty reply is an empty answer"],
     "an `Action Input` with no `Action`": ["a lone Action Input is the answer"],
     "neither `[input]` nor an `Action Input` line right after it": [

@@ -26,8 +26,8 @@ RULES = {
         "earliest occurrence wins, whatever the order of the stops", "the first of two occurrences"),
     "the whole text when none occurs": (
         "no stop in the text: unchanged", "a stop that does not occur is skipped"),
-    "matched exactly as given, newlines included": (
-        "the stop's newline is part of it", "a tuple of stops works; the numbered form is cut too"),
+    "matched exactly as given, newlines and case included": (
+        "the stop's newline is part of it", "a stop matches only in its own case"),
     "plain text, not a regular expression": (
         "a stop with | in it is plain text", "a stop with ** in it is plain text"),
     "may be empty or `None`": ("stops=None: unchanged", "no stops: unchanged"),
@@ -141,6 +141,11 @@ def cut_at_stop_cases(cut: Callable[[str, Any], str]):
                     "Action: search[Statue of Liberty]",
                     "Match each stop exactly as given: '\\nObservation' occurs only where a line starts "
                     "with the word, so a thought that mentions it is not cut. Do not strip the stops.")
+    yield _cut_case(cut, "a stop matches only in its own case",
+                    "Action: search\nAction Input: Eiffel Tower\nobservation deck hours\nObservation: 9:30",
+                    [OBS], "Action: search\nAction Input: Eiffel Tower\nobservation deck hours",
+                    "Match each stop exactly as given, case included: text.find(stop), not a search in "
+                    "text.lower().")
     yield _cut_case(cut, "a stop with | in it is plain text",
                     "Thought: That is the end of the search.\nFinal Answer: 330 m<|end|>\nUser: thanks",
                     ["<|end|>"], "Thought: That is the end of the search.\nFinal Answer: 330 m",

@@ -128,6 +128,15 @@ PARSE_CASES: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
      ("error",),
      "Only the program writes observations. An Observation line before any action means the answer "
      "rests on an invented result: return a ParseError that says so."),
+    ("an observation, then an action",
+     "Thought: Let me recall.\nObservation: The tower is 500 m tall.\nAction: search[Eiffel Tower]",
+     ("error",),
+     "An Observation line before the first Action is the model writing the program's part: return a "
+     "ParseError, even though an action follows (do not just drop the line)."),
+    ("an empty Final Answer",
+     "Thought: I know this.\nFinal Answer:",
+     ("error",),
+     "A Final Answer line with nothing after it is no answer: return a ParseError that shows the format."),
     ("an Action Input with no Action",
      "Action Input: Eiffel Tower",
      ("error",),
@@ -235,7 +244,9 @@ RULES = {
         "action, invented observation, final answer",
         "invented observation with brackets, after tool[input]",
         "an action, then an answer (no observation between)"),
-    "An `Observation` line *before* any action": ("an observation before any action",),
+    "An `Observation` line *before* any action": ("an observation before any action",
+                                                   "an observation, then an action"),
+    "a `Final Answer:` with nothing after it": ("an empty Final Answer",),
     "an empty reply": ("empty reply",),
     "an `Action Input` with no `Action`": ("an Action Input with no Action",),
     "neither `[input]` nor an `Action Input` line right after it": (
