@@ -297,7 +297,24 @@ def scripted_silent_runtime_error(replies):
     return model
 
 
+def scripted_regex_split(replies):
+    import re
+
+    remaining = list(replies)
+
+    def model(prompt, stop=None):
+        model.prompts.append(prompt)
+        if not remaining:
+            raise RuntimeError("no replies left")
+        reply = remaining.pop(0)
+        return re.split("|".join(stop), reply)[0] if stop else reply
+
+    model.prompts = []
+    return model
+
+
 SCRIPTED_MUTANTS = {
+    "splits with a regular expression made of the stops": scripted_regex_split,
     "raises RuntimeError without a message": scripted_silent_runtime_error,
     "strips the reply": scripted_strips,
     "records the prompt only when a reply is left": scripted_records_only_answered_calls,
@@ -345,6 +362,8 @@ SCRIPTED_RULE_MUTANTS = {
         "iterates over stop even when it is None"],
     "it cuts the reply just before the": ["never cuts at a stop"],
     "whichever stop that is": ["cuts at the first stop in the list"],
+    "place where any of the stop sequences occurs in it": [
+        "splits with a regular expression made of the stops"],
     "even if it occurs again later": ["cuts at the last occurrence of a stop (rfind)",
                                       "cuts at the last occurrence of a stop (rsplit)"],
     "the stop text and everything after it are not returned": ["keeps the stop text"],
@@ -885,7 +904,13 @@ def loop_no_newline_before_reply(question, model, tools, max_steps=5):
     return f"Could not finish within {max_steps} steps."
 
 
+def loop_own_tools(question, model, tools, max_steps=5):
+    """Builds the prompt and runs the tools from rc.default_tools(), not from its argument."""
+    return react_loop(question, model, rc.default_tools(), max_steps)
+
+
 LOOP_MUTANTS = {
+    "uses rc.default_tools() instead of its tools": loop_own_tools,
     "no newline before the reply": loop_no_newline_before_reply,
     "writes 'Observation:' without its space": loop_observation_without_space,
     "counts only tool calls as steps": loop_counts_tool_calls,
@@ -915,6 +940,8 @@ LOOP_MUTANTS = {
 LOOP_RULE_MUTANTS = {
     "start the history with `rc.build_prompt(question, tools.describe(), tools.names)`": [
         "prompt without the tool list"],
+    "use only the `model` and `tools` your function is given": [
+        "uses rc.default_tools() instead of its tools"],
     "take steps as in exercise 2.2": ["gives up on a parse error",
                                       "looks the tool up directly (KeyError)"],
     "at most `max_steps` times": ["while True (no limit)", "max_steps + 1 model calls",

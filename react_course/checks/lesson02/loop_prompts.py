@@ -97,7 +97,12 @@ def every_stop(records: list[Any]) -> bool | str:
 def first_prompt(records: list[Any]) -> bool | str:
     prompt = records[0].prompt if records else ""
     missing = [word for word in (QUESTION, "price", "calculate") if word not in prompt]
-    return True if not missing else f"the first prompt does not mention {missing}"
+    if missing:
+        return f"the first prompt does not mention {missing}"
+    others = [name for name in ("search", "lookup", "get_order") if f"- {name}(" in prompt]
+    return True if not others else (
+        f"the first prompt lists tools the loop was not given ({', '.join(others)}): describe "
+        "the tools argument, tools.describe()")
 
 
 def reads_on(records: list[Any], text: str) -> bool | str:

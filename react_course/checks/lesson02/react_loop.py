@@ -30,6 +30,8 @@ from .loop_runs import always, answers, hand_over, never_answers, prompts, run_l
 RULES = {
     "start the history with `rc.build_prompt(question, tools.describe(), tools.names)`": (
         "the first prompt holds the tools and the question",),
+    "use only the `model` and `tools` your function is given": (
+        "runs the tools it is given", "the first prompt holds the tools and the question"),
     "take steps as in exercise 2.2": (
         "a reply that cannot be read does not end the loop", "an unknown tool does not crash the loop"),
     "at most `max_steps` times": (
@@ -148,6 +150,22 @@ def _request_cases(react_loop: Callable) -> Iterator[Case]:
         given="react_loop(question, model, tools); the first prompt",
         hint="Start from rc.build_prompt(question, tools.describe(), tools.names).",
     )
+    yield Case(
+        "runs the tools it is given",
+        lambda: _tools_run(react_loop),
+        expected=[("price", "notebook")],
+        given=f"react_loop(question, model, tools), tools = a registry that logs its calls, the "
+              f"model replying {ASK_NOTEBOOK!r}, then answering; the calls logged",
+        hint="Run tools.run(step.tool, step.input) on the tools your function was given, never "
+             "on rc.default_tools() or tools of your own.",
+    )
+
+
+def _tools_run(react_loop: Callable) -> list[tuple[str, str]]:
+    log: list[tuple[str, str]] = []
+    spare = [f"Thought: More.\nAction: price\nAction Input: spare {n}" for n in range(3)]
+    run_loop(react_loop, ScriptedModel([ASK_NOTEBOOK, ANSWER, *spare]), logged_tools(log), max_calls=5)
+    return log
 
 
 def _limit_cases(react_loop: Callable) -> Iterator[Case]:

@@ -86,6 +86,15 @@ def _as_written(make: Callable) -> list[Any]:
     return [model("p1"), model("p2", ["\nObservation"])]
 
 
+SPECIAL = "Thought: I will send the price.\nAction: price\nAction Input: pen<|end|>Observation: 99"
+STARRED = CUT_REPLY + "\n**Observation:** A pen costs 99."
+
+
+def _plain_stops(make: Callable) -> list[Any]:
+    model = make([SPECIAL, STARRED])
+    return [model("p1", ["<|end|>"]), model("p2", ["\n**Observation:**"])]
+
+
 def _prompts_after_running_out(make: Callable) -> list[Any]:
     model = make(["only"])
     model("p1")
@@ -128,6 +137,8 @@ RULES = {
         "a stop that is not in the reply changes nothing"),
     "it cuts the reply just before the": ("the reply is cut just before the stop sequence",),
     "whichever stop that is": ("several stops: cut at the one that comes first in the reply",),
+    "place where any of the stop sequences occurs in it": (
+        "a stop is plain text, even with | or * in it",),
     "even if it occurs again later": ("a stop that occurs twice: cut at its first occurrence",),
     "the stop text and everything after it are not returned": (
         "the reply is cut just before the stop sequence",),
@@ -222,6 +233,15 @@ def _where_cases(make: Callable) -> Iterator[Case]:
         given=f"make_scripted_model([{two_stops!r}])('prompt', ['\\nObservation', '\\nQuestion'])",
         hint="'\\nQuestion' is second in the list but first in the reply. Cut at the smallest "
              "index over all the stops found, not at the first stop in the list.",
+    )
+    yield Case(
+        "a stop is plain text, even with | or * in it",
+        lambda: _plain_stops(make),
+        expected=["Thought: I will send the price.\nAction: price\nAction Input: pen", CUT_REPLY],
+        given=f"model = make_scripted_model([{SPECIAL!r}, {STARRED!r}]); "
+              "model('p1', ['<|end|>']); model('p2', ['\\n**Observation:**'])",
+        hint="Look for the stop as plain text (reply.find(stop)); re.split('|'.join(stops), ...) "
+             "reads '|' and '*' as regular-expression syntax and cuts in the wrong place.",
     )
     yield Case(
         "a stop that occurs twice: cut at its first occurrence",
