@@ -15,7 +15,17 @@ import os
 from .api_errors import redact
 from .doctor import Finding
 from .errors import ContextWindowFull, ModelConfigError, ModelError
-from .providers import ENV_VAR, ModelSpec, parse_model_spec, real_model
+from .providers import (
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_TIMEOUT,
+    ENV_VAR,
+    MAX_TOKENS_VAR,
+    TIMEOUT_VAR,
+    ModelSpec,
+    parse_model_spec,
+    real_model,
+    setting,
+)
 
 LIST_SECONDS, REPLY_SECONDS = 5.0, 20.0
 PING_SECONDS = LIST_SECONDS + REPLY_SECONDS
@@ -39,9 +49,15 @@ def check_model() -> Finding:
         return Finding("model", "fix", str(spec), f"Fix or unset {ENV_VAR}.")
     if spec.kind == "scripted":
         return Finding("model", "ok", "scripted (offline, free, deterministic)")
+    try:  # a bad number here would stop every lesson's first call
+        setting(TIMEOUT_VAR, DEFAULT_TIMEOUT)
+        setting(MAX_TOKENS_VAR, DEFAULT_MAX_TOKENS, int)
+    except ModelConfigError as error:
+        return Finding("model", "fix", str(error), "Correct or unset it.")
     has_key = bool(os.environ.get("OPENAI_API_KEY"))
     key = "OPENAI_API_KEY is set (hidden)" if has_key else "OPENAI_API_KEY is not set"
-    detail = f"{spec}; calls go to {spec.url}; {key}"
+    where = "" if spec.base_url else f"; calls go to {spec.url}"
+    detail = f"{spec}{where}; {key}"
     if _needs_key(spec) and not has_key:
         return Finding("model", "fix", detail, "export OPENAI_API_KEY=... in the shell that "
                                                "starts Jupyter (never in a notebook cell).")
@@ -71,7 +87,10 @@ def ping_model() -> list[Finding]:
     if _needs_key(spec) and not os.environ.get("OPENAI_API_KEY"):
         return [Finding("model answers", "skip", "not contacted: OPENAI_API_KEY is not set",
                         "Set the key first (see the model line above).")]
-    model = real_model(spec)
+    try:
+        model = real_model(spec)
+    except ModelConfigError as error:
+        return [Finding("model answers", "skip", f"not contacted: {error}")]
     model.timeout, model.max_retries = REPLY_SECONDS, 0
     listed = list_models(model)
     return [f for f in (_listed(spec, listed), *_answer(spec, model, listed)) if f]

@@ -102,6 +102,7 @@ def setting(name: str, default: float, kind: type = float) -> Any:
     except ValueError:
         value = 0
     if value <= 0:
-        raise ModelConfigError(f"{name}={text!r} is not a positive {kind.__name__}; "
+        what = "whole number" if kind is int else "number"
+        raise ModelConfigError(f"{name}={text!r} is not a positive {what}; "
                                f"write e.g. {name}={kind(default)}, or unset it.")
     return value

@@ -137,6 +137,15 @@ def test_the_effective_base_url_is_shown_for_openai(monkeypatch) -> None:
     assert KEY not in report(diagnose())
 
 
+def test_a_bad_time_out_setting_is_found_before_any_call(monkeypatch) -> None:
+    monkeypatch.setenv("REACT_COURSE_MODEL", "ollama:qwen2.5:7b")
+    monkeypatch.setenv("REACT_COURSE_TIMEOUT", "30s")
+    findings = by_name(diagnose(ping=True))
+    assert findings["model"].status == "fix"
+    assert "REACT_COURSE_TIMEOUT='30s' is not a positive number" in findings["model"].detail
+    assert findings["model answers"].status == "skip"
+
+
 def test_a_missing_key_is_not_a_server_problem(monkeypatch) -> None:
     monkeypatch.setenv("REACT_COURSE_MODEL", "openai:gpt-4o-mini")
     findings = by_name(diagnose(ping=True))
