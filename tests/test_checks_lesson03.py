@@ -365,7 +365,17 @@ def empty_answer_is_an_answer(text):
     return step
 
 
+def next_input_anywhere_below(text):
+    """The first Action Input below the Action is its input, whatever lies between."""
+    step = tolerant(text)
+    found = re.search(r"(?ims)^\W*action\s*:\s*(\w+)\s*$.*?^\W*action\s*input\s*:\s*(.*?)$", text)
+    if isinstance(step, rc.ParseError) and found:
+        return rc.Action(found[1], found[2].strip())
+    return step
+
+
 PARSE_MUTANTS = {
+    "the first Action Input anywhere below the Action": next_input_anywhere_below,
     "Observation lines dropped when an action follows": observation_lines_dropped,
     "an empty Final Answer is an answer": empty_answer_is_an_answer,
     "Final Answer only in title case": final_case_sensitive,
@@ -428,7 +438,7 @@ PARSE_RULE_MUTANTS = {
     "an `Action Input` with no `Action`": ["a lone Action Input is the answer"],
     "neither `[input]` nor an `Action Input` line right after it": [
         "the segment after Action: tool is the input, whatever its keyword",
-        "an Action Input anywhere is the input"],
+        "an Action Input anywhere is the input", "the first Action Input anywhere below the Action"],
     "a line that starts with a keyword": ["keywords searched anywhere in a line", "no markdown bold"],
     "a reply with neither keyword": ["a reply without keywords is the answer"],
     "whose message shows the format": ["error message without the format"],

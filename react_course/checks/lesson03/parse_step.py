@@ -147,6 +147,11 @@ PARSE_CASES: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
      "A bare tool name takes its input from the next segment only if that segment is an Action "
      "Input. Here it is an invented Observation, not an input: return a ParseError that asks for "
      "the Action Input line."),
+    ("a thought between Action and Action Input",
+     "Action: search\nThought: I should be precise.\nAction Input: Eiffel Tower",
+     ("error",),
+     "The input must be on the line right after the Action line: look only at the next segment, and "
+     "return a ParseError when it is not an Action Input."),
     ("an Action Input above its Action does not count",
      "Action Input: Eiffel Tower\nAction: search",
      ("error",),
@@ -250,7 +255,8 @@ RULES = {
     "an empty reply": ("empty reply",),
     "an `Action Input` with no `Action`": ("an Action Input with no Action",),
     "neither `[input]` nor an `Action Input` line right after it": (
-        "an Action with no Action Input line", "an Action Input above its Action does not count"),
+        "an Action with no Action Input line", "an Action Input above its Action does not count",
+        "a thought between Action and Action Input"),
     "a line that starts with a keyword": ("a keyword inside a sentence does not start a segment",
                                           "markdown bold", "numbered keywords (the paper's Action 2:)"),
     "a reply with neither keyword": ("chatter with no keywords",),
