@@ -11,8 +11,9 @@ Every loop check hands the student's code a ``GuardedModel``: a loop that
 forgets its step limit fails with a clear message instead of hanging.
 The tools are small registries that log their calls (``common.py``), so a
 check can tell whether a tool ran, how often and on what input; the tests on
-what a loop's prompts held are in ``loop_prompts.py``, and how a loop is run
-under a guard in ``loop_runs.py``.
+what a loop's prompts held are in ``loop_prompts.py``, how a loop is run
+under a guard in ``loop_runs.py``, and how a scripted model is driven in
+``scripted_runs.py``.
 """
 
 from . import one_step, predict_calls, react_loop, scripted_model
