@@ -175,3 +175,65 @@ def test_http_401_is_not_retried() -> None:
         with pytest.raises(LimitReached) as ended:
             call_with_retries(lambda: model("q"), budget, sleep=budget.sleep)
         assert "401" in ended.value.detail and server.served == 1
+
+
+# ------------------------------------------------------ the same servers behind run_react
+
+
+@pytest.fixture
+def quick_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Budgets made by run_react back off from 10 ms instead of 0.5 s (keeps the tests fast)."""
+    import react_course.guards as guards
+
+    monkeypatch.setattr(guards, "Backoff", lambda: Backoff(base=0.01, cap=0.05))
+
+
+ANSWER = "Thought: I know this.\nFinal Answer: A pen costs 2."
+
+
+def test_run_retries_a_500_and_a_429_then_answers(quick_backoff) -> None:
+    import react_course as rc
+
+    with serve_flaky([500, (429, 0.05), ANSWER]) as server:
+        result = rc.run_react("What does a pen cost?", HttpModel(server.url), rc.shop_tools(), max_seconds=5)
+    assert result.end_reason == "final_answer" and result.model_calls == 3
+    assert [s.error for s in result.steps] == ["model_error", "model_error", None]
+
+
+def test_run_ends_with_error_and_why_after_failures_in_a_row(quick_backoff) -> None:
+    import react_course as rc
+
+    with serve_flaky([503]) as server:
+        result = rc.run_react("What does a pen cost?", HttpModel(server.url), rc.shop_tools(),
+                              max_seconds=5, max_model_errors=3)
+    assert result.end_reason == "error" and "3 times in a row" in result.detail and "503" in result.detail
+    assert server.served == 3
+
+
+def test_run_ends_with_time_limit_when_retry_after_outlives_it(quick_backoff) -> None:
+    import react_course as rc
+
+    with serve_flaky([(429, 30), ANSWER]) as server:
+        result = rc.run_react("What does a pen cost?", HttpModel(server.url), rc.shop_tools(), max_seconds=2)
+    assert result.end_reason == "time_limit"
+    assert "429" in result.detail and "30.0 s" in result.detail
+    assert server.served == 1
+
+
+def test_run_does_not_retry_a_404(quick_backoff) -> None:
+    import react_course as rc
+
+    with serve_flaky([404, ANSWER]) as server:
+        result = rc.run_react("What does a pen cost?", HttpModel(server.url), rc.shop_tools(), max_seconds=5)
+    assert result.end_reason == "error" and "cannot help" in result.detail and server.served == 1
+
+
+def test_run_time_outs_stay_within_the_run_budget(quick_backoff) -> None:
+    import react_course as rc
+
+    with serve_flaky([("slow", 1.0)]) as server:
+        result = rc.run_react("What does a pen cost?", HttpModel(server.url, timeout=5), rc.shop_tools(),
+                              max_seconds=0.5, max_model_errors=5)
+    # the run's clock (0.5 s), not the client's 5 s time-out, bounded the call in flight
+    assert result.end_reason == "time_limit" and "still running" in result.detail
+    assert result.model_calls == 1
