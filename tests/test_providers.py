@@ -185,7 +185,7 @@ def test_chat_through_the_real_sdk() -> None:
 
 def test_completion_mode_sends_the_text_prompt_to_the_completions_endpoint() -> None:
     """A base model continues the ReAct prompt; the same stops and cut apply."""
-    from react_course import WORKED_EXAMPLES, default_tools, demo_model, run_react
+    from react_course import WORKED_EXAMPLES, default_tools, run_react
 
     steps = [" I need the price of a notebook.\nAction: price\nAction Input: notebook\n"
              "Observation: made up", "Thought: I now know.\nFinal Answer: 4"]
@@ -199,7 +199,6 @@ def test_completion_mode_sends_the_text_prompt_to_the_completions_endpoint() -> 
     assert first["stop"][0] == "\nObservation" and first["max_tokens"] == 400
     assert result.end_reason == "final_answer" and result.answer == "4"
     assert result.steps[0].observation == "A notebook costs 4."  # the invented one was cut
-    assert demo_model  # the scripted model is untouched by the setting
 
 
 def test_a_reasoning_model_server_is_met_halfway() -> None:
@@ -387,3 +386,10 @@ def test_a_server_that_never_answers_ends_at_the_run_time_limit(monkeypatch) -> 
     assert result.steps[0].observation == "A notebook costs 4."
     assert len(server.calls) == 2  # the hanging call was not retried
     assert seconds < 2.0 + 10  # not the model's 30 s time-out, let alone the server's silence
+
+
+def test_a_server_without_the_completions_endpoint_is_told_to_use_chat() -> None:
+    with StubServer(lambda request: stub.error_reply(404, "Not Found")) as server:
+        with pytest.raises(ModelConfigError, match="without /v1/completions needs the chat setting"):
+            model_for(server, OpenAICompletionModel)("Question: q", ["\nObservation"])
+    assert server.calls[0].path == "/v1/completions"
