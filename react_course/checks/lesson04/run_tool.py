@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import exercise
-from ..framework import Case
+from ..framework import Case, describe
 
 
 class _Recorder:
@@ -46,7 +46,15 @@ def _run_tool_case(name: str, student: Callable, tools: dict[str, tuple], call: 
         return test(observation, got["tools run"])
 
     given = f"run_tool({{{', '.join(repr(n) + ': ...' for n in tools)}}}, {call[0]!r}, {call[1]!r})"
-    return Case(name, run, test=judge, given=given, hint=hint)
+    return Case(name, run, test=judge, given=given, hint=hint, show=_show_run)
+
+
+def _show_run(got: Any) -> str:
+    """What run_tool returned, and which sample tools ran."""
+    if not isinstance(got, dict):
+        return describe(got)
+    ran = ", ".join(dict.fromkeys(got["tools run"])) or "none"
+    return f"returned {describe(got['observation'], 240)} (tools run: {ran})"
 
 
 def _lists_tools(unknown: str, real: list[str]) -> Callable[[str, list[str]], bool | str]:

@@ -77,8 +77,8 @@ RULES = {
     "no thousands separators": ("a huge page: the counts have more digits",),
     "marker included, has at most `budget` characters": (
         "a long observation: within budget, marker included", "a huge page: the counts have more digits"),
-    "keep every character that fits": ("as much as fits is kept",
-                                       "the cut has fewer digits than the total"),
+    "keep every character that fits": ("as much as fits is kept", "the cut has fewer digits than the total",
+                                       "one character over: cut, with a marker"),
 }
 
 
