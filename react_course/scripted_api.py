@@ -62,6 +62,12 @@ class ScriptedServer(ThreadingHTTPServer):
         self.connections: set[socket.socket] = set()
         super().__init__((host, port), Handler)
 
+    def check_supported(self, body: dict[str, Any]) -> None:
+        """Refuse the parameters the model rejects, as the API does for a reasoning model."""
+        for key in sorted(set(body) & set(getattr(self.model, "rejects", ()))):
+            raise APIError(400, f"Unsupported parameter: '{key}' is not supported with this model.", key,
+                           "unsupported_parameter")
+
     def answer(self, request: Any) -> Any:
         """The model's turn for a ``ChatRequest``; a plain string is a text turn."""
         from .scripted_chat import as_turn

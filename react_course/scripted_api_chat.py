@@ -41,6 +41,7 @@ _NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 def chat_completion(body: dict[str, Any], server: Any) -> dict[str, Any] | Iterator[dict[str, Any]]:
     """Answer one request: the completion object, or an iterator of stream chunks."""
+    server.check_supported(body)
     request, limits = read_request(body)
     shaped = constrain(server.answer(request), limits)
     completion = build(shaped, request, body["model"], server)

@@ -45,6 +45,7 @@ ROLES = ("user", "assistant", "system", "developer")
 
 def create_response(body: dict[str, Any], server: Any) -> dict[str, Any] | Iterator[dict[str, Any]]:
     """Answer one request: the response object, or an iterator of stream events."""
+    server.check_supported(body)
     for key in body:
         if key not in KNOWN:
             raise unknown(key)

@@ -10,6 +10,9 @@ HTTP in the OpenAI protocols, so the real ``openai`` SDK can talk to it.
   by a function, so it reacts to a tool's result the way a real model would.
 
 Both record every request in ``.calls`` (the request and the turn given).
+``rejects`` names request parameters the model refuses with the API's 400
+(``"temperature"``, ``"stop"``, ``"parallel_tool_calls"``), as reasoning models
+do, so code that adapts its requests can be tested offline.
 The server, not the model, applies the request's constraints (stop
 sequences, ``tool_choice``, ``parallel_tool_calls``, output limits, a JSON
 schema), as a real API does around a real model.
@@ -158,7 +161,9 @@ class _RecordingChatModel:
 
     name = "scripted-chat"
 
-    def __init__(self) -> None:
+    def __init__(self, name: str = "scripted-chat", rejects: Iterable[str] = ()) -> None:
+        self.name = name
+        self.rejects = frozenset(rejects)  # request parameters refused, as reasoning models refuse some
         self.calls: list[ChatCall] = []
         self._lock = threading.Lock()
 
@@ -186,10 +191,10 @@ class ScriptedChatModel(_RecordingChatModel):
     ('It is Friday.', 0)
     """
 
-    def __init__(self, turns: Iterable[ChatTurn | str], *, name: str = "scripted-chat") -> None:
-        super().__init__()
+    def __init__(self, turns: Iterable[ChatTurn | str], *, name: str = "scripted-chat",
+                 rejects: Iterable[str] = ()) -> None:
+        super().__init__(name, rejects)
         self.turns = [as_turn(t) for t in turns]
-        self.name = name
         self._next = 0
 
     @property
@@ -229,11 +234,12 @@ class ReactiveChatModel(_RecordingChatModel):
 
     def __init__(self, rules: Sequence[tuple[ChatCondition, ChatReply]] = (), *,
                  respond: Callable[[ChatRequest], ChatTurn | str] | None = None,
-                 default: ChatReply = CHAT_DONT_KNOW, name: str = "scripted-chat") -> None:
-        super().__init__()
+                 default: ChatReply = CHAT_DONT_KNOW, name: str = "scripted-chat",
+                 rejects: Iterable[str] = ()) -> None:
+        super().__init__(name, rejects)
         if not rules and respond is None:
             raise ValueError("ReactiveChatModel needs rules or a respond function.")
-        self.rules, self.respond, self.default, self.name = list(rules), respond, default, name
+        self.rules, self.respond, self.default = list(rules), respond, default
 
     def _turn(self, request: ChatRequest) -> ChatTurn | str:
         if self.respond is not None:

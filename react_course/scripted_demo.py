@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 
 from .demo import WORKED_EXAMPLES, Move, Plan, plan_for
 from .scripted_chat import Call, ChatRequest, ChatTurn, ReactiveChatModel
@@ -141,6 +142,9 @@ def _input(call: Call) -> str:
     return str(args)
 
 
-def demo_chat_model() -> ReactiveChatModel:
-    """A fresh chat model that solves the worked examples (and today's date) with tool calls."""
-    return ReactiveChatModel(respond=respond, name="react-course-demo")
+def demo_chat_model(*, rejects: Iterable[str] = ()) -> ReactiveChatModel:
+    """A fresh chat model that solves the worked examples (and today's date) with tool calls.
+
+    ``rejects`` names request parameters it refuses, like a reasoning model (e.g. ``{"temperature"}``).
+    """
+    return ReactiveChatModel(respond=respond, name="react-course-demo", rejects=rejects)

@@ -383,3 +383,20 @@ def test_a_plain_function_is_a_chat_model_and_a_text_model_is_refused():
     assert reply.choices[0].message.content == "You said: hi"
     with pytest.raises(TypeError, match="needs a chat model"), serve(ScriptedModel(["Final Answer: x"])):
         pass
+
+
+def test_a_model_can_reject_parameters_as_reasoning_models_do():
+    from react_course.scripted_demo import demo_chat_model
+
+    with serve(demo_chat_model(rejects={"temperature", "stop"})) as url:
+        api = client(url)
+        ask = {"model": "m", "messages": [{"role": "user", "content": DATE_QUESTION}]}
+        with pytest.raises(openai.BadRequestError) as caught:
+            api.chat.completions.create(**ask, temperature=0)
+        assert caught.value.body["code"] == "unsupported_parameter"
+        assert caught.value.body["param"] == "temperature"
+        with pytest.raises(openai.BadRequestError, match="'stop' is not supported"):
+            api.chat.completions.create(**ask, stop=["\nObservation"])
+        with pytest.raises(openai.BadRequestError, match="'temperature' is not supported"):
+            api.responses.create(model="m", input="q", temperature=0.5)
+        assert api.chat.completions.create(**ask).choices[0].message.content
