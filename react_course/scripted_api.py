@@ -72,7 +72,10 @@ class ScriptedServer(ThreadingHTTPServer):
         """The model's turn for a ``ChatRequest``; a plain string is a text turn."""
         from .scripted_chat import as_turn
 
-        return as_turn(self.model(request))
+        try:
+            return as_turn(self.model(request))
+        except Exception as error:
+            raise ModelFailed from error
 
     @property
     def base_url(self) -> str:
@@ -177,6 +180,8 @@ class Handler(BaseHTTPRequestHandler):
             self._send_json(error.status, error.body())
 
     def do_POST(self) -> None:
+        if self.path.split("?")[0].rstrip("/") not in ("/v1/chat/completions", "/v1/responses"):
+            return self._refuse()
         try:
             body = self._read_json()
         except _Dropped:
@@ -188,8 +193,10 @@ class Handler(BaseHTTPRequestHandler):
             result = self._route(body)
         except APIError as error:
             return self._send_json(error.status, error.body())
-        except Exception as error:  # the scripted model failed: say so, keep serving
-            message = f"The scripted model failed: {type(error).__name__}: {error}"
+        except Exception as error:  # say what failed, and keep serving
+            cause = error.__cause__ if isinstance(error, ModelFailed) else error
+            who = "model" if isinstance(error, ModelFailed) else "server"
+            message = f"The scripted {who} failed: {type(cause).__name__}: {cause}"
             return self._send_json(500, APIError(500, message, None, None, "server_error").body())
         if isinstance(result, dict):
             return self._send_json(200, result)
@@ -201,8 +208,8 @@ class Handler(BaseHTTPRequestHandler):
     do_DELETE = do_PATCH = do_PUT
 
     def _refuse(self) -> None:
-        self._send_json(404, _not_found(self.command, self.path).body())
         self.close_connection = True  # a body we did not read may follow
+        self._send_json(404, _not_found(self.command, self.path).body())
 
     def _route(self, body: dict[str, Any]) -> dict[str, Any] | Iterator[dict[str, Any]]:
         path = self.path.split("?")[0].rstrip("/")
@@ -286,6 +293,10 @@ class Handler(BaseHTTPRequestHandler):
             if done_marker:
                 self.wfile.write(b"data: [DONE]\n\n")
             self.wfile.flush()
+
+
+class ModelFailed(Exception):
+    """The scripted model raised (a script ran out, a respond function failed): a 500, as from an API."""
 
 
 class _Dropped(Exception):
