@@ -41,6 +41,7 @@ KNOWN = {"model", "input", "instructions", "tools", "tool_choice", "parallel_too
          "metadata", "previous_response_id", "truncation", "user", "service_tier", "prompt_cache_key",
          "safety_identifier", "max_tool_calls", "stream_options", "background"}
 ROLES = ("user", "assistant", "system", "developer")
+KEPT_RESPONSES = 2000  # responses kept in memory for previous_response_id
 
 
 def create_response(body: dict[str, Any], server: Any) -> dict[str, Any] | Iterator[dict[str, Any]]:
@@ -242,6 +243,8 @@ def build(shaped: Shaped, request: ChatRequest, items: list[dict], server: Any) 
         kept = list(items) + [{k: v for k, v in o.items() if k != "status"} for o in output]
         with server.lock:
             server.responses[response["id"]] = {"items": kept, "response": response}
+            while len(server.responses) > KEPT_RESPONSES:  # a long workshop: forget the oldest
+                server.responses.pop(next(iter(server.responses)))
     return response
 
 
@@ -266,6 +269,8 @@ def output_items(shaped: Shaped, body: dict, server: Any) -> list[dict[str, Any]
                        "arguments": call.arguments_json, "status": "completed"})
         with server.lock:
             server.reasoning_of[call_id] = reasoning_id
+            while len(server.reasoning_of) > 20 * KEPT_RESPONSES:
+                server.reasoning_of.pop(next(iter(server.reasoning_of)))
     return output
 
 
