@@ -48,7 +48,9 @@ def functions() -> dict:
 
 
 def client(base_url: str) -> openai.OpenAI:
-    return openai.OpenAI(base_url=base_url, api_key="scripted", max_retries=0, timeout=20)
+    """No retries (they would hide errors), and no proxy from the environment: 127.0.0.1 only."""
+    return openai.OpenAI(base_url=base_url, api_key="scripted", max_retries=0, timeout=20,
+                         http_client=openai.DefaultHttpxClient(trust_env=False))
 
 
 @pytest.fixture(scope="module")
