@@ -15,8 +15,10 @@ It speaks Chat Completions (``POST /v1/chat/completions``, see
 ``scripted_api_responses``), lists its model at ``GET /v1/models``, and answers
 every malformed request with an error in the API's shape and status, so the
 SDK raises its usual exception. It never crashes on a request: a body over
-10 MB is refused from its ``Content-Length`` before it is read, a connection
-dropped mid-body is closed, and each request runs in its own thread.
+10 MB is refused (413) from its ``Content-Length`` before it is read (what the
+client goes on sending is dropped, for at most 5 s, so that it can read the
+refusal), a connection dropped mid-body is closed, a connection idle for 15 s
+is closed, and each connection runs in its own thread.
 
 Only the standard library's ``http.server`` is used. What it leaves out:
 keys (any key is accepted), rate limits, HTTPS, and files, images or audio.
