@@ -184,10 +184,15 @@ class ChatWire(_Wire):
         text = strip_reasoning(content).strip()
         reasoning = _chat_reasoning(message, content)
         calls, declared = [], []
-        for call in message.tool_calls or []:
-            calls.append(self.read_call(call.id, call.function.name, call.function.arguments))
-            declared.append({"id": call.id, "type": "function",
-                             "function": {"name": call.function.name, "arguments": call.function.arguments}})
+        for number, call in enumerate(message.tool_calls or [], 1):
+            # Some local servers leave out the id or send the arguments as an object: mend both,
+            # so that the result can be linked and the history sent back as the API expects.
+            call_id = call.id or f"call_{len(history)}_{number}"
+            raw = call.function.arguments
+            raw = raw if isinstance(raw, str) or raw is None else json.dumps(raw, ensure_ascii=False)
+            calls.append(self.read_call(call_id, call.function.name, raw))
+            declared.append({"id": call_id, "type": "function",
+                             "function": {"name": call.function.name, "arguments": raw or "{}"}})
         if not calls and not text:
             raise empty_reply(choice.finish_reason, self.client, self.max_output)
         sent = {"role": "assistant", "content": message.content}

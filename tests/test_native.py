@@ -350,3 +350,32 @@ def test_a_null_for_an_optional_parameter_means_its_default():
         result = run_native(client_for(url), [convert], "480 INR in EUR?", model="m")
     assert result.steps[0].calls[0].arguments == {"amount": 480}
     assert result.steps[0].observations[0].text == "5.28 EUR"
+
+
+class LaxCompletions:
+    """A local server's habits: a call without an id, its arguments as an object, no usage."""
+
+    def __init__(self):
+        self.requests = []
+
+    def create(self, **request):
+        from types import SimpleNamespace as Obj
+
+        self.requests.append(request)
+        if len(self.requests) == 1:
+            call = Obj(id=None, function=Obj(name="today", arguments={}))
+            message = Obj(content=None, tool_calls=[call], model_extra={})
+        else:
+            message = Obj(content="It is Friday.", tool_calls=None, model_extra={})
+        return Obj(choices=[Obj(message=message, finish_reason="stop")], usage=None)
+
+
+def test_a_call_without_an_id_or_with_object_arguments_is_mended():
+    class Client:
+        chat = type("Chat", (), {"completions": LaxCompletions()})()
+
+    result = run_native(Client(), default_tools(TODAY), "Day?", model="local")
+    sent = Client.chat.completions.requests[1]["messages"]
+    assert sent[1]["tool_calls"][0]["id"] == sent[2]["tool_call_id"] != ""
+    assert sent[1]["tool_calls"][0]["function"]["arguments"] == "{}"
+    assert result.answer == "It is Friday."
