@@ -84,8 +84,11 @@ def exercise(exercise_id: str, title: str, hints: Iterable[str] = (),
              rules: dict[str, Iterable[str]] | None = None) -> Callable:
     """Register a function ``cases(obj) -> Iterable[Case]`` as an exercise's check.
 
-    ``rules`` maps each rule of the exercise's statement (a phrase that appears in it)
-    to the names of the cases that exercise that rule.
+    ``rules`` maps each rule of the exercise's statement (a phrase quoted from it) to
+    the names of the cases that exercise that rule; a failed case then names its rules
+    in the feedback. The statement is the text of the cells of ``solutions/NN_slug.ipynb``
+    (lesson 00: ``notebooks/00_*.ipynb``) after the previous ``check(...)`` cell, up to
+    this exercise's check cell; ``tests/test_rule_tables.py`` holds every table to it.
     """
     table = tuple((rule, tuple(names)) for rule, names in (rules or {}).items())
 
