@@ -909,7 +909,20 @@ def loop_own_tools(question, model, tools, max_steps=5):
     return react_loop(question, model, rc.default_tools(), max_steps)
 
 
+def loop_keeps_history_between_calls(question, model, tools, max_steps=5, _kept=[]):  # noqa: B006
+    if not _kept:
+        _kept.append(rc.build_prompt(question, tools.describe(), tools.names))
+    for _ in range(max_steps):
+        reply = model(_kept[0], STOP)
+        step = rc.parse_step(reply)
+        if isinstance(step, rc.FinalAnswer):
+            return step.answer
+        _kept[0] += "\n" + reply + "\nObservation: " + _observation(step, tools)
+    return f"Could not finish within {max_steps} steps."
+
+
 LOOP_MUTANTS = {
+    "keeps its history between calls (a default argument)": loop_keeps_history_between_calls,
     "uses rc.default_tools() instead of its tools": loop_own_tools,
     "no newline before the reply": loop_no_newline_before_reply,
     "writes 'Observation:' without its space": loop_observation_without_space,
@@ -939,7 +952,7 @@ LOOP_MUTANTS = {
 
 LOOP_RULE_MUTANTS = {
     "start the history with `rc.build_prompt(question, tools.describe(), tools.names)`": [
-        "prompt without the tool list"],
+        "prompt without the tool list", "keeps its history between calls (a default argument)"],
     "use only the `model` and `tools` your function is given": [
         "uses rc.default_tools() instead of its tools"],
     "take steps as in exercise 2.2": ["gives up on a parse error",

@@ -15,6 +15,7 @@ from ...models import ScriptedModel
 from ...tools import shop_tools
 from .. import exercise
 from ..framework import Case, describe
+from ..guards import GuardedModel
 from .common import ADD_UP, ANSWER, ASK_NOTEBOOK, ASK_PEN, QUESTION, UNREADABLE, Text, logged_tools
 from .loop_prompts import (
     calls,
@@ -29,7 +30,7 @@ from .loop_runs import always, answers, hand_over, never_answers, prompts, run_l
 
 RULES = {
     "start the history with `rc.build_prompt(question, tools.describe(), tools.names)`": (
-        "the first prompt holds the tools and the question",),
+        "the first prompt holds the tools and the question", "each call starts a new history"),
     "use only the `model` and `tools` your function is given": (
         "runs the tools it is given", "the first prompt holds the tools and the question"),
     "take steps as in exercise 2.2": (
@@ -151,6 +152,17 @@ def _request_cases(react_loop: Callable) -> Iterator[Case]:
         hint="Start from rc.build_prompt(question, tools.describe(), tools.names).",
     )
     yield Case(
+        "each call starts a new history",
+        lambda: _second_prompt(react_loop),
+        test=_fresh,
+        expected=Text(f"a prompt that ends with 'Question: {PENS}'"),
+        show=lambda prompt: describe(prompt[-160:] if isinstance(prompt, str) else prompt, 200),
+        given=f"react_loop(question, ...) on the shop question, then react_loop({PENS!r}, ...); "
+              "the end of the second run's first prompt",
+        hint="history = rc.build_prompt(...) inside react_loop, on every call: never a global or a "
+             "default argument that keeps the last run's steps.",
+    )
+    yield Case(
         "runs the tools it is given",
         lambda: _tools_run(react_loop),
         expected=[("price", "notebook")],
@@ -159,6 +171,27 @@ def _request_cases(react_loop: Callable) -> Iterator[Case]:
         hint="Run tools.run(step.tool, step.input) on the tools your function was given, never "
              "on rc.default_tools() or tools of your own.",
     )
+
+
+PENS = "What do 2 pens cost?"
+
+
+def _second_prompt(react_loop: Callable) -> Any:
+    """The first prompt of a second run, after a first run on another question."""
+    spare = [f"Thought: More.\nAction: price\nAction Input: spare {n}" for n in range(3)]
+    run_loop(react_loop, ScriptedModel([ASK_NOTEBOOK, ANSWER, *spare]), logged_tools([]), max_calls=5)
+    second = ScriptedModel(["Thought: I now know the answer\nFinal Answer: 4", *spare])
+    react_loop(PENS, GuardedModel(second, max_calls=5), logged_tools([]))
+    return second.calls[0].prompt if second.calls else None
+
+
+def _fresh(prompt: Any) -> bool | str:
+    if not isinstance(prompt, str):
+        return "the second run never called the model"
+    if not prompt.rstrip().endswith(f"Question: {PENS}"):
+        return ("the second run's first prompt does not end with its question: it still holds "
+                "the first run's steps. Start a new history on every call, inside the function")
+    return True
 
 
 def _tools_run(react_loop: Callable) -> list[tuple[str, str]]:
