@@ -379,3 +379,11 @@ def test_a_call_without_an_id_or_with_object_arguments_is_mended():
     assert sent[1]["tool_calls"][0]["id"] == sent[2]["tool_call_id"] != ""
     assert sent[1]["tool_calls"][0]["function"]["arguments"] == "{}"
     assert result.answer == "It is Friday."
+
+
+@pytest.mark.real_model
+def test_a_real_model_answers_with_native_tool_calls():
+    client, name = native_client()  # REACT_COURSE_MODEL names the real model
+    result = run_native(client, default_tools(), "What do 3 notebooks and 2 pens cost?", model=name)
+    assert result.end_reason == "final_answer" and "16" in result.answer
+    assert {c.name for c in result.tool_calls} & {"price", "calculate"}
