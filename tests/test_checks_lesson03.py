@@ -470,7 +470,8 @@ def test_parse_step_feedback_is_specific() -> None:
     assert "parse_step('Action:') raised ValueError" in odd
     last = str(check("03.parse_step", PARSE_MUTANTS["the last Action line wins"]))
     assert "that is the LAST Action line: the first one decides" in last
-    finish = str(check("03.parse_step", PARSE_MUTANTS["finish only in lower case (Finish[...] read as a tool)"]))
+    finish = str(check("03.parse_step",
+                       PARSE_MUTANTS["finish only in lower case (Finish[...] read as a tool)"]))
     assert "Finish[...] was read as a tool" in finish
     chatter = str(check("03.parse_step", PARSE_MUTANTS["a reply without keywords is the answer"]))
     assert "a reply without a Final Answer line is not an answer" in chatter

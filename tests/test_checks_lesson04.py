@@ -17,7 +17,6 @@ import inspect
 import math
 import operator
 import os
-import re
 import threading
 import typing
 from dataclasses import dataclass
@@ -188,7 +187,8 @@ def make_truncate(*, compare=operator.le, always=False, silent=False, marker_fir
             return text[:budget]
         number = "{:,}" if separators else "{}"
         longest = f"\n[truncated: {number.format(total)} of {number.format(total)} characters cut]"
-        size = {"longest": len(longest), "exact": len(longest), "one digit": len(longest) - len(str(total)) + 1,
+        size = {"longest": len(longest), "exact": len(longest),
+                "one digit": len(longest) - len(str(total)) + 1,
                 "none": 0, "fixed 60": 60}[reserve]
         keep = max(0, budget - size)
         if reserve == "exact":
@@ -501,7 +501,8 @@ CALCULATE_MUTANTS = {
 # Passes every cheap probe, yet computes 9 ** 9 ** 9 before refusing it: only the separate process
 # catches it. (A size measured AFTER computing each power is harmless once the exponent cap holds:
 # every intermediate result has at most 100 digits, so no power computed costs more than 10,000
-# digits; a size measured only on the final result is caught by '(9 ** 100) ** 100 % 7'.) Tested on its own, with a short time limit for the child.
+# digits; a size measured only on the final result is caught by '(9 ** 100) ** 100 % 7'.)
+# Tested on its own, with a short time limit for the child.
 COMPUTES_FIRST_HIDING_ERRORS = make_calculator(check_after=True, power_errors=(ArithmeticError,))
 
 TRUNCATE_ACCEPTED = {
@@ -609,7 +610,8 @@ def test_easy_mistakes_fail_fast_without_the_huge_power(name: str) -> None:
 
 
 def test_exponent_cap_alone_is_caught_by_the_towers() -> None:
-    text = str(check("04.strict_calculate", CALCULATE_MUTANTS["exponent cap only (lets (9 ** 100) ** 100 through)"]))
+    text = str(check("04.strict_calculate",
+                     CALCULATE_MUTANTS["exponent cap only (lets (9 ** 100) ** 100 through)"]))
     assert "FAIL  results of more than 100 digits are refused" in text
     assert "calculate('11 ** 100') returned" in text
 
@@ -730,7 +732,8 @@ RULE_MUTANTS = {
         "it never raises": ["catches only KeyError and ValueError", "raises KeyError for an unknown name"],
         "the result as text: `str(result)`": ["non-text result returned as is"],
         "`name` is not in `tools`": ["unknown name without the tool list"],
-        "Run only a tool whose name matches": ["runs the closest name (difflib)", "runs a name in another case"],
+        "Run only a tool whose name matches": ["runs the closest name (difflib)",
+                                               "runs a name in another case"],
         "Do not lower-case the name or look for the closest one": ["runs a name in another case",
                                                                   "runs the closest name (difflib)"],
         "the exception's type, its message and a suggestion of what to change": [
@@ -760,7 +763,8 @@ RULE_MUTANTS = {
                                                "catches only the errors it expects (RecursionError escapes)"],
         "Division by zero gives `Error: division by zero`": ["raises instead of returning an error text"],
         "not a finite real number": ["complex and infinite results returned",
-                                     "inf and nan returned (complex refused)", "complex returned (inf refused)"],
+                                     "inf and nan returned (complex refused)",
+                                     "complex returned (inf refused)"],
         "The result is the value as text": ["returns a number, not text",
                                             "every result written as a float (474.0)"],
     },

@@ -107,7 +107,8 @@ def _call_case(name: str, run: Callable[[], dict[str, Any]], expected: str, stop
 
 
 RULES = {
-    "calls the model once": ("sends the stop and returns the reply", "sends only the first four of six stops"),
+    "calls the model once": ("sends the stop and returns the reply",
+                             "sends only the first four of six stops"),
     "with the prompt unchanged": ("sends the stop and returns the reply",),
     "sends the first four stops": ("sends only the first four of six stops", "one stop of a tuple is sent"),
     "when there are no stops it sends `None`": ("no stops: None sent, nothing cut",),

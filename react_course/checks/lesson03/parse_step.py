@@ -184,7 +184,8 @@ KNOWN_MISTAKES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("a keyword inside a sentence does not start a segment", ("action", "tool", "input"),
      "that is the 'Action: tool[input]' quoted inside the thought: only a line that starts with a "
      "keyword starts a segment"),
-    ("chatter with no keywords", ("final", "The Eiffel Tower is about 330 m tall, so the difference is 237 m."),
+    ("chatter with no keywords",
+     ("final", "The Eiffel Tower is about 330 m tall, so the difference is 237 m."),
      "a reply without a Final Answer line is not an answer: the model may not be done, so return a "
      "ParseError that shows the format"),
 )

@@ -134,7 +134,8 @@ RULES = {
     "strip nothing": ("both kinds of cut in one reply, discarded first",
                       "the text after the stop keeps its spaces and newlines"),
     "the cut is `''` when nothing was thrown away": (
-        "a clean action: nothing cut", "a clean final answer: nothing cut", "an unreadable reply: nothing cut"),
+        "a clean action: nothing cut", "a clean final answer: nothing cut",
+        "an unreadable reply: nothing cut"),
 }
 
 

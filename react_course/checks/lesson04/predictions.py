@@ -31,8 +31,8 @@ _WRONG = {
     ("calls_with_max_steps_5", 5): "5 would mean the run stops the moment it has used its 5th step; the "
                                    "lesson's max_steps=3 run made one more call than its limit: what for?",
     ("calls_with_max_steps_5", 4): "4 is the perfect run; the slip run spends two calls on its slips.",
-    ("calls_with_max_steps_5", 7): "the slip run answers in 6 calls without any limit; can a limit add a call "
-                                   "beyond that?",
+    ("calls_with_max_steps_5", 7): "the slip run answers in 6 calls without any limit; can a limit add "
+                                   "a call beyond that?",
     ("end_reason_with_max_steps_5", "final_answer"): (
         "the last reply is a Final Answer, but was the model free to answer, or asked to because the "
         "steps ran out? The end reason names what ended the run (see section 6 of the lesson)."),

@@ -152,7 +152,8 @@ def _refusal_cases(calculate: Callable) -> Iterator[Case]:
                         "Accept ast.Constant only when its value is an int or a float (not a bool).")
     yield _refused_case(calculate, "booleans are refused", ("True + True", "False * 3", "True"),
                         "True and False are not numbers here, although Python's bool is a kind of int",
-                        "isinstance(True, int) is True: test type(value) in (int, float), or refuse bool first.")
+                        "isinstance(True, int) is True: test type(value) in (int, float), or refuse "
+                        "bool first.")
     yield _refused_case(calculate, "other operators are refused",
                         ("~5", "5 & 3", "2 ^ 8", "5 << 2", "1 < 2", "not 1"),
                         "only + - * / // % ** and unary - and + are allowed",
@@ -204,7 +205,8 @@ def _huge_power_case(calculate: Callable) -> Case:
         return Case(f"{HUGE} is refused (skipped: this platform cannot run it in a separate process)",
                     lambda: "skipped", test=lambda got: True, given=f"strict_calculate({HUGE!r})")
     return Case(f"{HUGE} is refused, not computed (run in a separate process)", _huge_power(calculate),
-                given=f"strict_calculate({HUGE!r}) in a separate process, after the cheap powers above were refused",
+                given=f"strict_calculate({HUGE!r}) in a separate process, after the cheap powers above "
+                      "were refused",
                 test=_huge_power_test, show=_show_huge_power, time_limit=_isolated.CHILD_SECONDS + 3,
                 hint=f"{HUGE} is 9 ** 387420489: check the exponent before computing the power.")
 
@@ -223,9 +225,9 @@ def _huge_power(calculate: Callable) -> Callable[[], tuple[str, str, str]]:
 def _huge_power_test(got: tuple[str, str, str]) -> bool | str:
     status, expression, answer = got
     if status == "not run":
-        return (f"{HUGE} was NOT run: first, strict_calculate({expression!r}) returned {answer} instead of the "
-                f"error the cases above ask for, so {HUGE} (about 370 million digits) could hang your "
-                "calculator")
+        return (f"{HUGE} was NOT run: first, strict_calculate({expression!r}) returned {answer} instead "
+                f"of the error the cases above ask for, so {HUGE} (about 370 million digits) could hang "
+                "your calculator")
     if status == "timed out":
         return (f"no answer within {_isolated.CHILD_SECONDS:g} s, so the separate process was stopped: your "
                 "calculator computes the power before it checks the caps")
@@ -234,7 +236,8 @@ def _huge_power_test(got: tuple[str, str, str]) -> bool | str:
     if status != "text":
         return f"strict_calculate({HUGE!r}) {_verb(status)} {answer}: return an error text"
     return (_is_error(answer) and "exponent" in answer.lower()) or (
-        f"strict_calculate({HUGE!r}) returned {describe(answer, 80)}: refuse it with an error about the exponent")
+        f"strict_calculate({HUGE!r}) returned {describe(answer, 80)}: refuse it with an error about the "
+        "exponent")
 
 
 def _show_huge_power(got: tuple[str, str, str]) -> str:
@@ -259,11 +262,13 @@ RULES = {
         "names and function calls are refused", "attribute access is refused",
         "strings and lists are refused", "other operators are refused"),
     "before it is computed": ("the exponent is checked before the power is computed",),
-    "Exponent cap:": ("exponents above 100 are refused", "the exponent is checked before the power is computed"),
+    "Exponent cap:": ("exponents above 100 are refused",
+                      "the exponent is checked before the power is computed"),
     "`2 ** 100` is allowed": ("powers within both caps are computed",),
     "Size cap:": ("results of more than 100 digits are refused", "powers within both caps are computed"),
     "Errors are texts, never exceptions": ("division by zero and overflow are error texts",
-                                           "not an expression", "a 6,000-term sum gives a text, not an exception"),
+                                           "not an expression",
+                                           "a 6,000-term sum gives a text, not an exception"),
     "Division by zero gives `Error: division by zero`": ("division by zero and overflow are error texts",),
     "not a finite real number": ("infinity and nan are refused", "a complex result is refused"),
     "The result is the value as text": ("arithmetic with parentheses and signs", "every allowed operator"),

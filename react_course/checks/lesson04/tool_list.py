@@ -132,7 +132,8 @@ RULES = {
     "leave out the return type and default values": ("one tool, one line",
                                                      "docstring spread over several lines and paragraphs"),
     "up to its first doctest line": ("doctest lines left out",),
-    "every run of spaces and newlines becomes one space": ("docstring spread over several lines and paragraphs",),
+    "every run of spaces and newlines becomes one space": (
+        "docstring spread over several lines and paragraphs",),
     "A function without a docstring": ("a function without a docstring is refused",),
     "a parameter that has no type hint": ("a parameter without a type hint is refused",
                                           "a tool without parameters needs only a docstring"),
