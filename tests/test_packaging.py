@@ -79,7 +79,8 @@ def test_package_data_is_installed() -> None:
     import react_course
 
     data = Path(react_course.__file__).parent / "data"
-    assert {p.name for p in data.glob("*.json")} == {"encyclopedia.json", "shop.json", "support.json"}
+    bundled = {"encyclopedia.json", "prices.json", "shop.json", "support.json"}
+    assert {p.name for p in data.glob("*.json")} == bundled
 
 
 def test_no_machine_paths_in_tracked_files() -> None:
