@@ -809,3 +809,11 @@ def test_library_functions_that_share_an_exercise_name_pass_it() -> None:
     shared = [e for e, name in named.items() if callable(getattr(rc, name, None))]
     assert shared == []  # strict_calculate and truncate_within are named for what they ask
     assert {"calculate", "truncate"} <= set(dir(rc))
+
+
+def test_the_library_calculator_differs_from_the_strict_one_only_where_the_statement_says() -> None:
+    """rc.calculate knows functions and allows exponents up to 1000; everything else is the same."""
+    failed = {c.name for c in check("04.strict_calculate", rc.calculate).cases if c.status != "passed"}
+    assert failed - {f"{HUGE} is refused, not computed (run in a separate process)"} == {
+        "names and function calls are refused", "exponents above 100 are refused",
+        "the exponent is checked before the power is computed"}
