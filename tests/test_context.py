@@ -144,3 +144,16 @@ def test_the_router_sends_routine_steps_to_the_cheap_model():
     prices = rc.cost.prices()
     assert router.cost(prices["gpt-4o"], prices["gpt-4o-mini"]) < rc.cost.cost(
         router.usage["strong"] + router.usage["cheap"], prices["gpt-4o"])
+
+
+def test_compression_keeps_every_long_task_and_halves_the_agents_input():
+    plain = compressed = 0
+    for task in TASKS:
+        model = task_model(task)
+        assert solved(task, rc.run_react(task.question, model, task_tools(), max_steps=20))
+        plain += sum(count_tokens(call.prompt) for call in model.calls)
+        model, compressor = task_model(task), Compressor(ExtractiveSummariser(), threshold=600, keep_last=2)
+        run = rc.run_react(task.question, model, task_tools(), max_steps=20, history=compressor)
+        assert solved(task, run) and compressor.compressions
+        compressed += sum(count_tokens(call.prompt) for call in model.calls)
+    assert compressed <= 0.6 * plain  # the target: at least 40% fewer input tokens
