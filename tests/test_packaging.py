@@ -26,7 +26,7 @@ def test_environment_yml_matches_pyproject() -> None:
     declared = project["dependencies"] + project["optional-dependencies"]["test"]
     assert sorted(environment_pip_requirements()) == sorted(declared)
     python = re.search(r"- python=(\S+)", (ROOT / "environment.yml").read_text())
-    assert python and PYPROJECT["project"]["requires-python"] == f">={python[1]}"
+    assert python and PYPROJECT["project"]["requires-python"].startswith(f">={python[1]},")
 
 
 def test_every_dependency_has_an_upper_bound() -> None:
@@ -35,18 +35,58 @@ def test_every_dependency_has_an_upper_bound() -> None:
         assert any(spec.operator in ("<", "<=", "==", "~=") for spec in Requirement(text).specifier), text
 
 
-def test_constraints_pin_versions_inside_the_bounds() -> None:
-    pins = {}
+def lock_pins() -> dict[str, list[str]]:
+    """name -> every version constraints.txt pins for it (one per environment marker)."""
+    pins: dict[str, list[str]] = {}
     for line in (ROOT / "constraints.txt").read_text().splitlines():
-        if line and not line.startswith("#"):
-            name, _, version = line.partition("==")
-            pins[name.lower().replace("_", "-")] = version
+        requirement = line.split("#")[0].strip()
+        if requirement:
+            parsed = Requirement(requirement)
+            assert len(parsed.specifier) == 1 and next(iter(parsed.specifier)).operator == "==", line
+            pins.setdefault(re.sub(r"[-_.]+", "-", parsed.name).lower(), []).append(
+                next(iter(parsed.specifier)).version)
+    return pins
+
+
+def test_constraints_pin_versions_inside_the_bounds() -> None:
+    pins = lock_pins()
     project = PYPROJECT["project"]
     for text in project["dependencies"] + project["optional-dependencies"]["test"]:
         requirement = Requirement(text)
         pinned = pins.get(requirement.name.lower())
         assert pinned, f"{requirement.name} is not pinned in constraints.txt"
-        assert requirement.specifier.contains(pinned), f"{requirement.name}=={pinned} vs {text}"
+        for version in pinned:
+            assert requirement.specifier.contains(version), f"{requirement.name}=={version} vs {text}"
+
+
+def test_the_lock_is_universal_and_made_by_a_tool() -> None:
+    text = (ROOT / "constraints.txt").read_text()
+    assert "uv pip compile --universal" in text and "python3 course.py lock" in text
+    pins = lock_pins()
+    for name in ("pywinpty", "colorama", "appnope"):  # platform-only packages
+        assert name in pins, f"{name} is not pinned: the lock was made on one platform"
+    assert "soupsieve" in pins and len(pins["soupsieve"]) == 2, "one soupsieve for 3.11.0-3.11.4, one after"
+
+
+def test_the_student_install_holds_no_test_tools() -> None:
+    tools = {"pytest", "nbval", "hypothesis", "ruff", "uv"}
+    student = {Requirement(text).name for text in PYPROJECT["project"]["dependencies"]}
+    assert not student & tools, f"test tools in the student install: {student & tools}"
+    assert tools <= {Requirement(text).name for text in PYPROJECT["project"]["optional-dependencies"]["test"]}
+
+
+def test_license_names_its_holder_and_allows_paid_workshops() -> None:
+    license_text = (ROOT / "LICENSE").read_text()
+    assert license_text.startswith("MIT License")
+    assert "Copyright (c) 2026 The react-course authors" in license_text
+    assert PYPROJECT["project"]["license"] == "MIT" and PYPROJECT["project"]["license-files"] == ["LICENSE"]
+    assert "paid workshops" in README
+
+
+def test_readme_gives_windows_commands_beside_the_unix_ones() -> None:
+    for command in ("py course.py open", "py course.py test", r".venv\Scripts\react-course doctor",
+                    "--wheelhouse"):
+        assert command in README, command
 
 
 def readme_commands() -> list[str]:
@@ -57,6 +97,7 @@ def readme_commands() -> list[str]:
 def test_readme_opens_with_the_two_commands() -> None:
     commands = readme_commands()
     assert commands[:2] == ["python3 course.py open", "python3 course.py test"]
+    assert any(c.startswith("python3 course.py wheelhouse --platform all --python all") for c in commands)
 
 
 def test_ci_runs_the_readme_test_command() -> None:
