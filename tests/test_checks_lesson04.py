@@ -236,7 +236,7 @@ def stub(*args, **kwargs):
 # ---------------------------------------------------------------------- mutants
 
 
-def _tool_list_mutant(line, *, check_doc=True, check_hints=True, order=list):
+def _tool_list_mutant(line, *, check_doc=True, check_hints=True, order=list, any_hint=False):
     def describe(functions):
         out = []
         for function in order(functions):
@@ -245,7 +245,9 @@ def _tool_list_mutant(line, *, check_doc=True, check_hints=True, order=list):
             if not inspect.getdoc(function):
                 continue
             hints = typing.get_type_hints(function)
-            if check_hints and any(p not in hints for p in inspect.signature(function).parameters):
+            parameters = inspect.signature(function).parameters
+            hinted = any if any_hint else all
+            if check_hints and parameters and not hinted(p in hints for p in parameters):
                 raise ValueError(f"{function.__name__} lacks a hint")
             out.append(line(function, hints))
         return "\n".join(out)
@@ -280,6 +282,7 @@ TOOL_LIST_MUTANTS = {
     "str(inspect.signature)": _tool_list_mutant(
         lambda f, h: f"- {f.__name__}{inspect.signature(f)}: {_prose(inspect.getdoc(f))}"),
     "missing type hint not refused": _tool_list_mutant(_good_line, check_hints=False),
+    "one hinted parameter is enough": _tool_list_mutant(_good_line, any_hint=True),
 }
 
 
@@ -723,7 +726,8 @@ RULE_MUTANTS = {
         "every run of spaces and newlines becomes one space": ["raw multi-line docstring",
                                                               "first docstring line only"],
         "A function without a docstring": ["undocumented function silently skipped"],
-        "a parameter that has no type hint": ["missing type hint not refused"],
+        "a parameter that has no type hint": ["missing type hint not refused",
+                                              "one hinted parameter is enough"],
         "raise `ValueError` with a message that names the function": [
             "undocumented function silently skipped", "missing type hint not refused"],
     },

@@ -50,6 +50,11 @@ def _no_hint(query) -> str:
     return query
 
 
+def _half_hinted(item: str, count) -> str:
+    """Return the price of several items of one kind. Example input: pen"""
+    return item
+
+
 def _no_params_docstring_only():
     """Roll a die."""
     return "4"
@@ -136,6 +141,7 @@ RULES = {
         "docstring spread over several lines and paragraphs",),
     "A function without a docstring": ("a function without a docstring is refused",),
     "a parameter that has no type hint": ("a parameter without a type hint is refused",
+                                          "every parameter needs a hint, not just one",
                                           "a tool without parameters needs only a docstring"),
     "raise `ValueError` with a message that names the function": (
         "a function without a docstring is refused", "a parameter without a type hint is refused"),
@@ -186,6 +192,13 @@ def tool_list_cases(describe_tools: Callable):
         given="describe_tools([_no_hint])", show=_show_outcome, test=_names_function(
             "_no_hint", "without a hint the program cannot tell the model (or itself) what the input is"),
         hint="Compare the parameters with typing.get_type_hints(f); a missing one raises ValueError.")
+    yield Case(
+        "every parameter needs a hint, not just one",
+        _raises_value_error(describe_tools, [_half_hinted]),
+        given="describe_tools([_half_hinted])  # def _half_hinted(item: str, count) -> str", show=_show_outcome,
+        test=_names_function("_half_hinted", "the parameter 'count' has no type hint"),
+        hint="Check each parameter of inspect.signature(f) against typing.get_type_hints(f), not just "
+             "whether the function has any hint.")
     yield Case(
         "a tool without parameters needs only a docstring",
         lambda: describe_tools([_no_params_docstring_only]),
