@@ -195,7 +195,8 @@ def tool_list_cases(describe_tools: Callable):
     yield Case(
         "every parameter needs a hint, not just one",
         _raises_value_error(describe_tools, [_half_hinted]),
-        given="describe_tools([_half_hinted])  # def _half_hinted(item: str, count) -> str", show=_show_outcome,
+        given="describe_tools([_half_hinted])  # def _half_hinted(item: str, count) -> str",
+        show=_show_outcome,
         test=_names_function("_half_hinted", "the parameter 'count' has no type hint"),
         hint="Check each parameter of inspect.signature(f) against typing.get_type_hints(f), not just "
              "whether the function has any hint.")
