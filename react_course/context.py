@@ -166,15 +166,20 @@ class Compressor:
         self.summary, self.folded = "", 0  # the notes so far, and how many steps they stand for
         self.usage = Usage()  # the summariser's tokens, to add to the run's
         self.compressions: list[tuple[int, int, int]] = []  # (steps so far, tokens before, after)
+        self.failures: list[str] = []  # summariser calls that failed (the history was sent whole)
 
     def __call__(self, question: str, steps: Sequence[Any]) -> str:
         text = self._text(steps[self.folded:])
         before = count_tokens(text, self.encoding)
         verbatim = count_tokens(scratchpad(list(steps[self.folded:])), self.encoding)
         if verbatim > self.threshold and len(steps) - self.folded > self.keep_last:
-            history = compress_history(question, steps[self.folded:], self.summarise,
-                                       keep_last=self.keep_last, open_items=self.open_items,
-                                       previous=self.summary)
+            try:
+                history = compress_history(question, steps[self.folded:], self.summarise,
+                                           keep_last=self.keep_last, open_items=self.open_items,
+                                           previous=self.summary)
+            except Exception as error:  # a failed summary must not end the run: send it all
+                self.failures.append(f"{type(error).__name__}: {error}")
+                return text
             self.summary, self.folded = history.summary, self.folded + history.replaced
             self.usage += history.usage
             text = history.text()

@@ -157,3 +157,13 @@ def test_compression_keeps_every_long_task_and_halves_the_agents_input():
         assert solved(task, run) and compressor.compressions
         compressed += sum(count_tokens(call.prompt) for call in model.calls)
     assert compressed <= 0.6 * plain  # the target: at least 40% fewer input tokens
+
+
+def test_a_failing_summariser_leaves_the_history_whole_and_the_run_going():
+    def broken(prompt, stop=None):
+        raise TimeoutError("the summariser timed out")
+
+    compressor = Compressor(broken, threshold=300, keep_last=1)
+    run = rc.run_react(TASK.question, task_model(TASK), task_tools(), max_steps=20, history=compressor)
+    assert solved(TASK, run) and compressor.failures and not compressor.compressions
+    assert compressor.failures[0] == "TimeoutError: the summariser timed out"
