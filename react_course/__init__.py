@@ -13,12 +13,19 @@ holds one idea, in the order the lessons teach them:
     calculator  arithmetic without eval                                    (04)
     execute     the one door every tool call passes                        (04-06)
     guards      Limits and the Budget that enforces them; end reasons      (05)
+    stopping    should_stop, step limits per task, near-repeats, hand-over (05)
+    retry       back-off for failed model calls, within the run's time     (05)
+    safety      provenance, grounding, the approval gate, idempotency      (06)
     native      run_native: the native tool-calling twin of run_react      (07)
     schemas     tool declarations for native calls, from typed functions   (07)
     wire        Chat Completions and Responses, as the native loop needs   (07)
     scripted_chat  scripted chat models: a list of turns, or reactive      (07)
     scripted_api   a chat model served on 127.0.0.1 in the OpenAI protocols (07)
-    tokens      token estimates                                            (08)
+    tokens      exact token counts (offline), and a rule-of-thumb estimate (08)
+    cost        dated prices, money as Decimal, the closed forms of a run   (08)
+    context     observation budgets and history compression              (08)
+    routing     a cheaper model for routine steps                          (08)
+    long_tasks  scripted tasks of ten steps or more, for the benchmark     (08)
     providers   real models by configuration                               (00)
     demo        the scripted model that solves the worked examples         (00)
 """
@@ -42,8 +49,10 @@ from .providers import (
     uses_real_model,
 )
 from .record import Observation, RunResult, Step, ToolCall, Usage
+from .safety import check_answer, check_provenance, refund_limit
 from .scripted_chat import ChatTurn, ReactiveChatModel, ScriptedChatModel
 from .scripted_demo import demo_chat_model
+from .stopping import people_tools, should_stop, steps_for
 from .stops import DEFAULT_STOPS, cut_at_stop
 from .tokens import count_tokens, estimate_tokens
 from .tools import (
@@ -94,6 +103,8 @@ __all__ = [
     "Usage",
     "build_prompt",
     "calculate",
+    "check_answer",
+    "check_provenance",
     "count_tokens",
     "course_model",
     "cut_at_stop",
@@ -105,13 +116,17 @@ __all__ = [
     "native_client",
     "parse_model_spec",
     "parse_step",
+    "people_tools",
     "read_prompt",
     "redact",
+    "refund_limit",
     "repeatable",
     "run_native",
     "run_react",
     "shop_tools",
+    "should_stop",
     "side_effect",
+    "steps_for",
     "support_tools",
     "truncate",
     "uses_real_model",
