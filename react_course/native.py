@@ -120,7 +120,7 @@ class _NativeRun:
             return self.end("interrupted", "the user interrupted the run")
 
     def take_step(self, number: int, forced: bool = False) -> Step:
-        prompt_tokens = estimate_tokens(self.wire.size(self.history))
+        prompt_tokens = estimate_tokens(self.wire.size(self.history))  # on the high side for JSON
         self.budget.before_call(prompt_tokens)
         step, began = Step(number, format="native", forced=forced), time.monotonic()
         try:

@@ -90,7 +90,7 @@ class _Wire:
         return ToolCall(call_id, name, arguments)
 
     def size(self, history: list[dict[str, Any]]) -> str:
-        """The text whose tokens a call sends (history and tool declarations), for the budget."""
+        """The text a call sends (history and tool declarations, as JSON), for the budget."""
         return json.dumps([history, self.tools], ensure_ascii=False, default=str)
 
     def request(self, history: list[dict[str, Any]], tool_choice: str | None) -> dict[str, Any]:

@@ -28,7 +28,7 @@ RULES = {
     "an unknown tool": ("an unknown tool",),
     "an exception inside a tool": ("a tool that raises",),
 }
-WAIT = 0.4  # how long a read-only sample tool waits for the others at the barrier
+WAIT = 0.8  # how long a read-only sample tool waits for the others at the barrier
 
 
 class _Bench:
@@ -68,7 +68,7 @@ class _Bench:
             self.started.append(name)
             if self.active > 1:
                 self.overlapped.append(name)
-        time.sleep(0.05)
+        time.sleep(0.15)  # long enough for a parallel neighbour to start, even on a busy machine
         with self.lock:
             self.active -= 1
         return result
