@@ -68,7 +68,7 @@ class _Bench:
             self.started.append(name)
             if self.active > 1:
                 self.overlapped.append(name)
-        time.sleep(0.15)  # long enough for a parallel neighbour to start, even on a busy machine
+        time.sleep(0.3)  # long enough for a parallel neighbour to start, even on a busy machine
         with self.lock:
             self.active -= 1
         return result
