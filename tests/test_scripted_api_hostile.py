@@ -111,3 +111,10 @@ def test_a_recursive_schema_still_gets_json(demo_url):
         response_format={"type": "json_schema", "json_schema": {"name": "tree", "schema": schema}})
     tree = json.loads(reply.choices[0].message.content)
     assert tree["label"].startswith("I am the course's scripted model") and tree["children"]
+
+
+def test_a_megabyte_without_spaces_is_answered(demo_url):
+    """Exact byte-pair counting of one long word takes time that grows with its square: estimated instead."""
+    reply = client(demo_url).chat.completions.create(model="m", messages=[
+        {"role": "user", "content": "x" * 1_000_000}, {"role": "user", "content": "Who are you?"}])
+    assert reply.usage.prompt_tokens > 100_000
