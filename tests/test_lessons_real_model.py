@@ -2,9 +2,11 @@
 
 The model setting points at a stub server on 127.0.0.1 (tests/stub_servers.py)
 that does what weak or overloaded real models do: empty replies, prose with no
-Thought or Action, the prompt echoed back, or a refusal (400, context full)
-from the third call on. A notebook may show odd results; it must not stop with
-a traceback, and the key must not appear in any output.
+Thought or Action, the prompt echoed back, a tool that does not exist, and a
+refusal (400, context full) from the third call of a run on. A notebook may
+show odd results; it must not stop with a traceback, and the key must not
+appear in any output. One pass per notebook: runs alternate between the kinds
+of failure (see ``answering_badly``).
 """
 
 from __future__ import annotations
@@ -36,23 +38,29 @@ def _starts_a_run(body: dict) -> bool:
 
 
 def answering_badly() -> stub.Behaviour:
-    """Empty replies, prose, the prompt echoed, a tool that does not exist; round and round.
+    """Bad answers of every kind, and a refusal in the middle of a run.
 
-    Every second run is refused from its third call on (400, context full), as a
-    small server's context window fills up in the middle of a run.
+    Runs alternate, starting with a refused one, so that a lesson with a single
+    run meets the refusal too: a refused run gets the prompt echoed back, then a
+    step naming a tool that does not exist, then 400 (context full) from its
+    third call on, as a small server's context window fills up. The other runs
+    get empty replies, prose, the echo and the unknown tool, round and round.
     """
-    state = {"runs": 0, "calls": 0}
+    state = {"runs": 0, "calls": 0, "answered": 0}
 
     def behaviour(request: stub.Request) -> stub.Reply:
         body = request.body if isinstance(request.body, dict) else {}
         if _starts_a_run(body):
             state["runs"], state["calls"] = state["runs"] + 1, 0
         state["calls"] += 1
-        if state["runs"] % 2 == 0 and state["calls"] > 2:
-            return stub.context_full(request)
-        replies = ["", PROSE, _prompt_text(body)[:3000],
-                   "Thought: look it up\nAction: google\nAction Input: x"]
-        return stub.model_reply(request, replies[(request.number - 1) % len(replies)])
+        echo, unknown = _prompt_text(body)[:3000], "Thought: look it up\nAction: google\nAction Input: x"
+        if state["runs"] % 2 == 1:
+            if state["calls"] > 2:
+                return stub.context_full(request)
+            return stub.model_reply(request, [echo, unknown][state["calls"] - 1])
+        state["answered"] += 1
+        replies = ["", PROSE, echo, unknown]
+        return stub.model_reply(request, replies[(state["answered"] - 1) % len(replies)])
 
     return behaviour
 
@@ -87,8 +95,8 @@ def test_the_bad_model_gives_every_kind_of_bad_answer() -> None:
         reply = behaviour(request)
         body = json.loads(reply.body)
         replies.append(body["choices"][0]["text"] if reply.status == 200 else reply.status)
-    assert replies == ["", PROSE, later, "Thought: look it up\nAction: google\nAction Input: x",
-                       "", 400]
+    unknown = "Thought: look it up\nAction: google\nAction Input: x"
+    assert replies == [first, unknown, 400, "", PROSE, later]
 
 
 def failure(number: int, cell) -> str:
