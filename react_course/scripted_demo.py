@@ -22,12 +22,12 @@ import json
 import re
 from collections.abc import Iterable
 
-from .demo import WORKED_EXAMPLES, Move, Plan, plan_for
+from .demo import WORKED_EXAMPLES, Move, Need, Plan, plan_for
 from .scripted_chat import Call, ChatRequest, ChatTurn, ReactiveChatModel
 
 DATE_QUESTION = "What is today's date?"
-TODAY = Plan(r"\btoday\b|\bdate\b", (), "", DATE_QUESTION)
 TODAY_MOVE = Move("I need today's date; the clock tool knows it.", "today", "")
+TODAY = Plan(r"\btoday\b|\bdate\b", (Need(r"^Today is", (TODAY_MOVE,)),), "", DATE_QUESTION)
 
 # The plans whose first needs are independent of each other (by their example's start).
 PARALLEL = ("How much taller", "What do 3 notebooks", "Order 88213")
@@ -44,9 +44,7 @@ GAVE_UP = "I could not work this out from the tools' results."
 def respond(request: ChatRequest) -> ChatTurn:
     """The demo's next turn for this conversation."""
     question = request.question
-    if re.search(TODAY.question, question, re.IGNORECASE) and not plan_for(question):
-        return _today(request)
-    plan = plan_for(question)
+    plan = plan_for(question) or (TODAY if re.search(TODAY.question, question, re.IGNORECASE) else None)
     if plan is None:
         forced = _forced(request, [])
         return _calls(request, forced) if forced else _say(request, "I have no plan for this question.",
@@ -55,8 +53,14 @@ def respond(request: ChatRequest) -> ChatTurn:
     if request.tool_choice == "none" or not request.tools or not moves:
         if any(not _met(need, request) for need in plan.needs):
             return _say(request, "I could not find what I needed.", GAVE_UP)
-        return _say(request, "I now know the answer.", plan.answer)
+        return _say(request, "I now know the answer.", plan.answer or _latest(request, plan))
     return _calls(request, moves)
+
+
+def _latest(request: ChatRequest, plan: Plan) -> str:
+    """The answer of a plan without a fixed one: the latest result that met its last need."""
+    found = [r for r in request.tool_results if re.search(plan.needs[-1].evidence, r, re.MULTILINE)]
+    return found[-1]
 
 
 def _next_moves(plan: Plan, request: ChatRequest) -> list[Move]:
@@ -89,16 +93,6 @@ def _forced(request: ChatRequest, moves: list[Move]) -> list[Move]:
 
 def _met(need, request: ChatRequest) -> bool:
     return any(re.search(need.evidence, r, re.MULTILINE) for r in request.tool_results)
-
-
-def _today(request: ChatRequest) -> ChatTurn:
-    dates = [r for r in request.tool_results if r.startswith("Today is")]
-    if dates:
-        return _say(request, "The clock told me the date.", dates[-1])
-    if request.tool_choice == "none" or not request.tools or any(
-            c.name == "today" for c in request.previous_calls):
-        return _say(request, "I could not read the date.", "I could not find out today's date.")
-    return _calls(request, [TODAY_MOVE])
 
 
 def _say(request: ChatRequest, thought: str, text: str) -> ChatTurn:

@@ -118,3 +118,15 @@ def test_a_megabyte_without_spaces_is_answered(demo_url):
     reply = client(demo_url).chat.completions.create(model="m", messages=[
         {"role": "user", "content": "x" * 1_000_000}, {"role": "user", "content": "Who are you?"}])
     assert reply.usage.prompt_tokens > 100_000
+
+
+def test_the_demo_obeys_required_even_when_it_knows_the_answer(demo_url):
+    messages = [{"role": "user", "content": "What is today's date?"},
+                {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "call_1", "type": "function", "function": {"name": "today", "arguments": "{}"}}]},
+                {"role": "tool", "tool_call_id": "call_1", "content": "Today is Friday, 26 July 2024."}]
+    api = client(demo_url)
+    free = api.chat.completions.create(model="m", messages=messages, tools=TOOLS)
+    assert free.choices[0].message.content == "Today is Friday, 26 July 2024."
+    forced = api.chat.completions.create(model="m", messages=messages, tools=TOOLS, tool_choice="required")
+    assert forced.choices[0].finish_reason == "tool_calls"
