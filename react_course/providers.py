@@ -60,8 +60,9 @@ class OpenAIChatModel:
     The prompt goes as one user message; the stop sequences go to the API
     (at most four) and are applied again to the reply, since some servers and
     reasoning models ignore them. A reasoning model's ``<think>`` block is
-    dropped before that cut. ``timeout`` (keyword) caps this call below the
-    model's own per-call time-out: the loop passes the run's remaining time.
+    dropped before that cut. A call, its one retry included, waits at most
+    ``self.timeout`` seconds; ``timeout=`` (keyword) lowers that for one call,
+    for a caller with less time left (a loop near its time limit).
 
     Servers differ in what they accept: reasoning models reject ``max_tokens``
     (they want ``max_completion_tokens``, and get ``REASONING_TOKENS`` more, as
