@@ -68,10 +68,15 @@ def test_the_record_round_trips_and_gives_linked_messages(demo_url, protocol):
     assert messages[-1]["role"] == "assistant" and "237 m" in messages[-1]["content"]
 
 
-def test_the_date_question_needs_the_clock(demo_url):
-    result = run_native(client_for(demo_url), default_tools(TODAY), "What is today's date?",
-                        model="react-course-demo")
-    assert result.answer == "Today is Friday, 26 July 2024."
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_the_date_question_needs_the_clock(demo_url, protocol):
+    seen = []
+    messages = [{"role": "system", "content": "Use the tools."},
+                {"role": "user", "content": "What is today's date?"}]
+    result = run_native(client_for(demo_url), default_tools(TODAY), messages, model="react-course-demo",
+                        protocol=protocol, on_step=seen.append)
+    assert result.answer == "Today is Friday, 26 July 2024." and result.question == "What is today's date?"
+    assert seen == result.steps
     assert result.steps[0].calls[0].name == "today" and result.steps[0].calls[0].arguments == {}
 
 
