@@ -392,3 +392,21 @@ def test_a_real_model_answers_with_native_tool_calls():
     result = run_native(client, default_tools(), "What do 3 notebooks and 2 pens cost?", model=name)
     assert result.end_reason == "final_answer" and "16" in result.answer
     assert {c.name for c in result.tool_calls} & {"price", "calculate"}
+
+
+def test_the_budget_ends_a_run_before_a_call_too_big_for_it(demo_url):
+    result = run_native(client_for(demo_url), default_tools(TODAY), EIFFEL, model="m", max_tokens=100)
+    assert result.end_reason == "budget" and result.model_calls == 0
+    assert "Hand this to a person" in result.answer
+
+
+def test_a_slow_tool_is_stopped_at_its_time_limit():
+    def slow(query: str) -> str:
+        """A lookup that hangs. Example input: x"""
+        time.sleep(3)
+        return "late"
+
+    model = ScriptedChatModel([ChatTurn.calling("slow", query="x"), "gave up"])
+    with serve(model) as url:
+        result = run_native(client_for(url), [slow], "Go.", model="m", tool_timeout=0.2)
+    assert result.steps[0].observations[0].error == "tool_timeout" and result.answer == "gave up"
