@@ -39,6 +39,7 @@ PARAMETERS = {"search": "query", "lookup": "term", "calculate": "expression", "p
 NO_PLAN = ("I am the course's scripted model and can only answer its worked examples offline: "
            + " | ".join((*WORKED_EXAMPLES, DATE_QUESTION)) + " Set REACT_COURSE_MODEL to use a real model.")
 GAVE_UP = "I could not work this out from the tools' results."
+NO_DATE = "I could not find out today's date."
 
 
 def respond(request: ChatRequest) -> ChatTurn:
@@ -52,7 +53,7 @@ def respond(request: ChatRequest) -> ChatTurn:
     moves = _forced(request, _next_moves(plan, request))
     if request.tool_choice == "none" or not request.tools or not moves:
         if any(not _met(need, request) for need in plan.needs):
-            return _say(request, "I could not find what I needed.", GAVE_UP)
+            return _say(request, "I could not find what I needed.", NO_DATE if plan is TODAY else GAVE_UP)
         return _say(request, "I now know the answer.", plan.answer or _latest(request, plan))
     return _calls(request, moves)
 

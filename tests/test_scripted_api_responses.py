@@ -11,7 +11,7 @@ from test_scripted_api import EIFFEL, OLYMPICS, TOOLS, client, functions, raw
 
 from react_course.scripted_api import serve
 from react_course.scripted_chat import ChatTurn, ReactiveChatModel, ScriptedChatModel
-from react_course.scripted_demo import DATE_QUESTION, GAVE_UP
+from react_course.scripted_demo import DATE_QUESTION, NO_DATE
 
 RESPONSES_TOOLS = [{"type": "function", **t["function"]} for t in TOOLS]
 
@@ -107,7 +107,7 @@ def test_streaming_events_build_the_same_response(demo_url):
         {"query": "Eiffel Tower"}, {"query": "Statue of Liberty"}]
     text = "".join(e.delta for e in api.responses.create(model="m", input=DATE_QUESTION, stream=True)
                    if e.type == "response.output_text.delta")
-    assert text == GAVE_UP  # no tools offered: it cannot call the clock
+    assert text == NO_DATE  # no tools offered: it cannot call the clock
 
 
 def test_structured_output_with_a_schema(demo_url):
