@@ -113,11 +113,11 @@ def python_problem(version: tuple | None = None, machine: str | None = None,
         return (f"The course needs Python {pythons[0]} to {pythons[-1]}; this is Python {found}. "
                 f"Install Python {RECOMMENDED} (python.org for Windows and macOS; on Linux your "
                 f"system's python3 if it is in that range, or python{RECOMMENDED}), then run this "
-                "command again with it (Windows: py -3.13 course.py open).")
+                f"command again with it (Windows: py -{RECOMMENDED} course.py open).")
     if windows and machine in ("arm64", "aarch64") and version[:2] == (3, 11):
         return (f"On Windows on ARM the course needs Python 3.12 or newer (this is {found}): "
                 f"{EXCEPTIONS[('windows-arm64', '3.11')]}. Install Python {RECOMMENDED} from "
-                "python.org (the ARM64 installer), then run: py -3.13 course.py open")
+                f"python.org (the ARM64 installer), then run: py -{RECOMMENDED} course.py open")
     return None
 
 

@@ -241,6 +241,7 @@ def test_the_supported_range_is_stated_once_in_pyproject():
     assert stated == ">=3.11,<3.16"
     assert course.supported_range() == ((3, 11), (3, 16))
     assert course.minor_versions() == ["3.11", "3.12", "3.13", "3.14", "3.15"]
+    assert "Python 3.11 to 3.15" in (ROOT / "README.md").read_text()  # the README says the same
     assert "3.11" not in Path(ROOT / "course.py").read_text().split("RECOMMENDED")[0].split('"""')[2]
 
 
