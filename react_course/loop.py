@@ -36,7 +36,7 @@ from .prompts import build_prompt
 from .record import Observation, RunResult, Step, ToolCall, Usage, handover_summary
 from .retry import is_retryable, wait_before_retry
 from .stops import DEFAULT_STOPS, find_stop, strip_reasoning
-from .tokens import estimate_tokens
+from .tokens import count_tokens
 from .tools import ToolRegistry, as_registry
 from .transcript import scratchpad
 
@@ -74,7 +74,11 @@ def run_react(
         pad = history(question, steps) if history else scratchpad(steps)
         prompt = build_prompt(question, registry.describe(), registry.names, pad,
                               example=example, force_answer=force)
-        step = text_step(len(steps) + 1, model, prompt, tuple(stops), budget, force)
+        try:
+            step = text_step(len(steps) + 1, model, prompt, tuple(stops), budget, force)
+        except LimitReached as limit:  # out of time during the call: the unanswered call stays in the trace
+            steps.extend(getattr(limit, "steps", []))
+            raise
         steps.append(step)  # in the trace even when its tool call ends the run
         if isinstance(step.parsed, Action) and not force:
             run_call(step, registry, budget, policy)
@@ -126,13 +130,16 @@ def force_answer(step: Step, max_steps: int, end: Callable[..., RunResult]) -> R
 def text_step(number: int, model: Callable[..., Any], prompt: str, stops: tuple[str, ...],
               budget: Budget, force: bool = False) -> Step:
     """One model call, read as a text ReAct step (the tool is not run here)."""
-    prompt_tokens = estimate_tokens(prompt)
+    prompt_tokens = count_tokens(prompt)
     budget.before_call(prompt_tokens)
     step, began = Step(number, forced=force), time.monotonic()
     try:
         raw = call_model(model, prompt, stops, budget)
-    except LimitReached:
-        raise  # out of time while waiting or calling: the run ends, it is not a model failure
+    except LimitReached as limit:  # out of time while waiting or calling: the run ends
+        step.error, step.latency = "model_error", time.monotonic() - began
+        step.observations.append(Observation("", f"no reply: {limit.detail}", "model_error"))
+        limit.steps = [step]
+        raise
     except Exception as error:  # an API error or a time-out: recorded, retried within the budget
         if isinstance(error, ModelConfigError) and budget.successful_calls == 0:
             raise  # a missing key or a bad setting before anything worked: the program is wrong
@@ -167,12 +174,12 @@ def call_model(model: Callable[..., Any], prompt: str, stops: Sequence[str], bud
 
 
 def usage_of(model: Any, prompt_tokens: int, reply: str) -> Usage:
-    """The tokens of this call: the API's own count when the model reports one, else an estimate."""
+    """The tokens of this call: the API's own count when the model reports one, else ours (exact)."""
     reported = getattr(model, "last_usage", None)
     sent, received = (getattr(reported, name, None) for name in ("prompt_tokens", "completion_tokens"))
     if isinstance(sent, int) and isinstance(received, int):
         return Usage(sent, received)
-    return Usage(prompt_tokens, estimate_tokens(reply))
+    return Usage(prompt_tokens, count_tokens(reply))
 
 
 def read_reply(step: Step, raw: str, stops: Sequence[str], usage: Usage) -> Usage:

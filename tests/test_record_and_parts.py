@@ -26,6 +26,7 @@ from react_course import (
     ToolCall,
     ToolRegistry,
     Usage,
+    count_tokens,
     default_tools,
     demo_model,
     run_react,
@@ -180,9 +181,11 @@ def test_the_run_time_limit_applies_to_the_call_in_flight() -> None:
         time.sleep(5)
         return "Final Answer: too late"
 
+    count_tokens("load the vocabulary before the clock starts")
     began = time.monotonic()
     result = run_react("q", stuck, default_tools(), max_seconds=0.3)
     assert result.end_reason == "time_limit" and time.monotonic() - began < 3
+    assert result.steps[-1].error == "model_error" and "no reply" in result.steps[-1].observation
 
 
 # ----------------------------------------------------------------------------- the door
@@ -324,5 +327,6 @@ def test_every_limit_holds_and_every_run_has_one_end_reason(
     if max_tokens is not None:
         assert result.usage.total <= max_tokens + 1_000  # the last reply is counted after it arrives
     assert log == []  # a side effect never runs without a policy
-    assert (result.end_reason == "final_answer") == (result.steps[-1].answer is not None
-                                                      and not result.steps[-1].forced)
+    last = result.steps[-1] if result.steps else None
+    assert (result.end_reason == "final_answer") == (last is not None and last.answer is not None
+                                                      and not last.forced)
