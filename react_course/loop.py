@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import LimitReached, ModelConfigError
 from .execute import Policy, ToolTimeout, execute, run_with_time_limit
@@ -40,6 +40,7 @@ from .tokens import count_tokens
 from .tools import ToolRegistry, as_registry
 from .transcript import scratchpad
 
+T = TypeVar("T")
 MAX_REPLY_CHARS = 20_000  # a longer reply is read up to here; the rest is recorded as cut
 
 
@@ -74,11 +75,7 @@ def run_react(
         pad = history(question, steps) if history else scratchpad(steps)
         prompt = build_prompt(question, registry.describe(), registry.names, pad,
                               example=example, force_answer=force)
-        try:
-            step = text_step(len(steps) + 1, model, prompt, tuple(stops), budget, force)
-        except LimitReached as limit:  # out of time during the call: the unanswered call stays in the trace
-            steps.extend(getattr(limit, "steps", []))
-            raise
+        step = text_step(len(steps) + 1, model, prompt, tuple(stops), budget, force)
         steps.append(step)  # in the trace even when its tool call ends the run
         if isinstance(step.parsed, Action) and not force:
             run_call(step, registry, budget, policy)
@@ -90,16 +87,27 @@ def run_react(
         answer = handover_summary(question, steps, detail) if answer is None else answer
         return RunResult(question, answer, end_reason, steps, detail)
 
+    return drive(take_step, steps, budget, end)
+
+
+def drive(take_step: Callable[[bool], Step], steps: list[Step], budget: Budget,
+          end: Callable[..., RunResult]) -> RunResult:
+    """The loop both agents share: steps until an answer or a limit, then one forced call.
+
+    ``take_step(force)`` makes one model call (and runs its tools) and appends
+    the step to ``steps``; ``end(reason, detail, answer=None)`` builds the result.
+    """
     try:
         for _ in range(budget.limits.max_steps):
-            step = take_step()
+            step = take_step(False)
             if step.answer is not None:
                 return end("final_answer", "", step.answer)
             budget.after_step(step.observation)
         if steps and steps[-1].model_failed:
             return end("error", f"the model's last call failed ({steps[-1].observation})")
-        return force_answer(take_step(force=True), budget.limits.max_steps, end)
+        return force_answer(take_step(True), budget.limits.max_steps, end)
     except LimitReached as limit:
+        steps.extend(getattr(limit, "steps", []))  # a call cut off by the time limit stays in the trace
         return end(limit.end_reason, limit.detail)
     except KeyboardInterrupt:
         return end("interrupted", "the user interrupted the run")
@@ -135,18 +143,8 @@ def text_step(number: int, model: Callable[..., Any], prompt: str, stops: tuple[
     step, began = Step(number, forced=force), time.monotonic()
     try:
         raw = call_model(model, prompt, stops, budget)
-    except LimitReached as limit:  # out of time while waiting or calling: the run ends
-        step.error, step.latency = "model_error", time.monotonic() - began
-        step.observations.append(Observation("", f"no reply: {limit.detail}", "model_error"))
-        limit.steps = [step]
-        raise
     except Exception as error:  # an API error or a time-out: recorded, retried within the budget
-        if isinstance(error, ModelConfigError) and budget.successful_calls == 0:
-            raise  # a missing key or a bad setting before anything worked: the program is wrong
-        reason = f"{type(error).__name__}: {error}"
-        budget.model_failed(Usage(prompt_tokens, 0), fatal=not is_retryable(error))
-        step.error = "model_error"
-        step.observations.append(Observation("", reason, "model_error"))
+        model_failed(step, error, budget, prompt_tokens, began)
     else:
         budget.after_call(read_reply(step, raw or "", stops, usage_of(model, prompt_tokens, raw or "")))
     step.latency = time.monotonic() - began
@@ -154,23 +152,46 @@ def text_step(number: int, model: Callable[..., Any], prompt: str, stops: tuple[
 
 
 def call_model(model: Callable[..., Any], prompt: str, stops: Sequence[str], budget: Budget) -> str | None:
-    """The one place a model is called: the run's remaining time applies to the call in flight.
+    """The text model's call, through ``call_within_budget``."""
+    raw = call_within_budget(lambda: model(prompt, list(stops)), budget)
+    if not isinstance(raw, str | None):
+        raise TypeError(f"the model returned {type(raw).__name__}, not text")
+    return raw
+
+
+def call_within_budget(call: Callable[[], T], budget: Budget) -> T:
+    """The one way both loops call a model: the run's remaining time applies to the call in flight.
 
     After a failed call, the next one first waits the back-off (``retry.wait_before_retry``:
     exponential, jittered, at least the server's Retry-After, never past the run's time).
     """
     wait_before_retry(budget)
     try:
-        raw = run_with_time_limit(lambda: model(prompt, list(stops)), budget.remaining_seconds())
+        return run_with_time_limit(call, budget.remaining_seconds())
     except ToolTimeout:
         raise LimitReached("time_limit", f"the run took over {budget.limits.max_seconds:g} s "
                                          "(a model call was still running)") from None
     except Exception as error:
         budget.last_model_error = error  # for the back-off before the next attempt
         raise
-    if not isinstance(raw, str | None):
-        raise TypeError(f"the model returned {type(raw).__name__}, not text")
-    return raw
+
+
+def model_failed(step: Step, error: Exception, budget: Budget, prompt_tokens: int, began: float) -> None:
+    """Record a failed model call in its step; raise what must end the run.
+
+    A bad setting before any call succeeded is the program's error (raised as is);
+    running out of time ends the run with the unanswered call in the trace;
+    anything else is counted, and retried within the budget unless it cannot pass.
+    """
+    if isinstance(error, ModelConfigError) and budget.successful_calls == 0:
+        raise error
+    step.error, step.latency = "model_error", time.monotonic() - began
+    if isinstance(error, LimitReached):
+        step.observations.append(Observation("", f"no reply: {error.detail}", "model_error"))
+        error.steps = [step]
+        raise error
+    budget.model_failed(Usage(prompt_tokens, 0), fatal=not is_retryable(error))
+    step.observations.append(Observation("", f"{type(error).__name__}: {error}", "model_error"))
 
 
 def usage_of(model: Any, prompt_tokens: int, reply: str) -> Usage:

@@ -21,8 +21,7 @@ the assistant message, ``tool`` messages) and Responses (``function_call`` /
 ``function_call_output`` items linked by ``call_id``, reasoning items passed
 back).
 
-What it leaves out: streaming, retries with back-off (lesson 05 wraps the
-model call) and other vendors' SDKs (their tool-use blocks are the same loop;
+What it leaves out: streaming and other vendors' SDKs (their tool-use blocks are the same loop;
 lesson 07 shows the shapes as data).
 """
 
@@ -37,9 +36,9 @@ from typing import Any
 from .errors import LimitReached, ModelConfigError, ModelError
 from .execute import execute_all
 from .guards import Budget, Limits
-from .loop import force_answer
-from .record import Observation, RunResult, Step, ToolCall, Usage, handover_summary, short
-from .tokens import estimate_tokens
+from .loop import call_within_budget, drive, model_failed
+from .record import Observation, RunResult, Step, ToolCall, handover_summary, short
+from .tokens import count_tokens
 from .tools import ToolRegistry, as_registry
 from .wire import PROTOCOLS, Reply, make_wire
 
@@ -71,8 +70,9 @@ def run_native(
     """
     wire = make_wire(protocol, client, model, as_registry(tools), strict=strict,
                      parallel_tool_calls=parallel_tool_calls)
-    budget = Budget(Limits.from_options(max_steps=max_steps, **limits))
-    return _NativeRun(wire, budget, _as_messages(messages), policy, on_step).go()
+    messages = _as_messages(messages)
+    budget = Budget(Limits.from_options(max_steps=max_steps, **limits), question=_question(messages))
+    return _NativeRun(wire, budget, messages, policy, on_step).go()
 
 
 def _as_messages(messages: str | list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -104,34 +104,18 @@ class _NativeRun:
         self.steps: list[Step] = []
 
     def go(self) -> RunResult:
-        max_steps = self.budget.limits.max_steps
-        try:
-            for number in range(1, max_steps + 1):
-                step = self.take_step(number)
-                if step.answer is not None:
-                    return self.end("final_answer", "", step.answer)
-                self.budget.after_step(step.observation)
-            if self.steps and self.steps[-1].model_failed:
-                return self.end("error", f"the model's last call failed ({self.steps[-1].observation})")
-            return force_answer(self.take_step(len(self.steps) + 1, forced=True), max_steps, self.end)
-        except LimitReached as limit:
-            return self.end(limit.end_reason, limit.detail)
-        except KeyboardInterrupt:
-            return self.end("interrupted", "the user interrupted the run")
+        return drive(self.take_step, self.steps, self.budget, self.end)
 
-    def take_step(self, number: int, forced: bool = False) -> Step:
-        prompt_tokens = estimate_tokens(self.wire.size(self.history))  # on the high side for JSON
+    def take_step(self, forced: bool = False) -> Step:
+        prompt_tokens = count_tokens(self.wire.size(self.history))  # on the high side for JSON
         self.budget.before_call(prompt_tokens)
-        step, began = Step(number, format="native", forced=forced), time.monotonic()
+        step, began = Step(len(self.steps) + 1, format="native", forced=forced), time.monotonic()
         try:
-            reply = self.wire.send(self.history, tool_choice="none" if forced else None,
-                                   timeout=self.budget.remaining_seconds())
-        except ModelError as error:  # a time-out, a rate limit, a server error: retried within the budget
-            if isinstance(error, ModelConfigError) and self.budget.successful_calls == 0:
-                raise  # a missing key or a bad setting before anything worked: the program is wrong
-            self.budget.model_failed(Usage(prompt_tokens, 0), fatal=not error.retryable)
-            step.error = "model_error"
-            step.observations.append(Observation("", f"{type(error).__name__}: {error}", "model_error"))
+            reply = call_within_budget(lambda: self.wire.send(
+                self.history, tool_choice="none" if forced else None,
+                timeout=self.budget.remaining_seconds()), self.budget)
+        except (ModelError, LimitReached) as error:  # retried within the budget, or the end of the run
+            model_failed(step, error, self.budget, prompt_tokens, began)
         else:
             self.budget.after_call(reply.usage)
             self.read(step, reply, forced)
