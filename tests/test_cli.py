@@ -131,7 +131,7 @@ def test_max_seconds_bounds_a_run_on_a_server_that_never_answers(capsys, monkeyp
         seconds = time.monotonic() - began
     out, err = capsys.readouterr()
     assert code == 1 and err == ""
-    assert "Observation: A notebook costs 4.\n[ended: time_limit after 1 model call]" in out
+    assert "Observation: A notebook costs 4.\n" in out and "[ended: time_limit after " in out
     assert "the run took over 2 s (a model call was still running)" in out
     assert stub.KEY not in out
     assert seconds < 2 + 10  # the run's limit, not the model's 30 s time-out
