@@ -16,6 +16,7 @@ import importlib.metadata
 import json
 import os
 import platform
+import re
 import sys
 import time
 from collections.abc import Iterator
@@ -175,9 +176,14 @@ def check_lesson(timeout: int = 120) -> Finding:
         with _scripted_model():
             execute_notebook(folder / FIRST_LESSON, timeout=timeout, save=False)
     except Exception as error:
-        first = (str(error).strip().splitlines() or [""])[-1][:200]
-        return Finding(name, "fix", f"{type(error).__name__}: {first}",
-                       f"Re-register the kernel ({kernel_command()}), or run: python3 course.py open")
+        plain = re.sub(r"\x1b\[[0-9;]*m", "", str(error)).strip()  # tracebacks come coloured
+        first = (plain.splitlines() or [""])[-1][:200]
+        if type(error).__name__ == "CellExecutionError":  # the kernel ran, the lesson did not
+            fix = ("Repair the install (python3 course.py open) and try again; if it still fails, "
+                   "send this report to your instructor.")
+        else:
+            fix = f"Re-register the kernel ({kernel_command()}), or run: python3 course.py open"
+        return Finding(name, "fix", f"{type(error).__name__}: {first}", fix)
     return Finding(name, "ok", f"ran to its end in {time.monotonic() - began:.0f} s "
                                "(scripted model)")
 
