@@ -282,8 +282,8 @@ def lab_command(python: Path, rest: list, as_root: bool | None = None) -> list:
 
 # ---------------------------------------------------------------- the lock (maintainers)
 def find_uv(scratch: str) -> str:
-    """uv on PATH or in .venv; otherwise installed into a scratch environment (needs the index)."""
-    found = shutil.which("uv") or shutil.which("uv", path=str(venv_python().parent))
+    """uv from .venv (the test extra pins it) or PATH; else installed into a scratch environment."""
+    found = shutil.which("uv", path=str(venv_python().parent)) or shutil.which("uv")
     if found:
         return found
     venv.EnvBuilder(with_pip=True).create(scratch)
