@@ -24,6 +24,7 @@ policies (``safety.py``) and context compression (lesson 08).
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
@@ -152,11 +153,24 @@ def text_step(number: int, model: Callable[..., Any], prompt: str, stops: tuple[
 
 
 def call_model(model: Callable[..., Any], prompt: str, stops: Sequence[str], budget: Budget) -> str | None:
-    """The text model's call, through ``call_within_budget``."""
-    raw = call_within_budget(lambda: model(prompt, list(stops)), budget)
+    """The text model's call, through ``call_within_budget``.
+
+    A model that takes a ``timeout`` (the real ones do) is also told the time left, so
+    that its HTTP request ends with the run instead of lingering in the background.
+    """
+    left = budget.remaining_seconds()
+    extra = {"timeout": left} if left is not None and _takes_timeout(model) else {}
+    raw = call_within_budget(lambda: model(prompt, list(stops), **extra), budget)
     if not isinstance(raw, str | None):
         raise TypeError(f"the model returned {type(raw).__name__}, not text")
     return raw
+
+
+def _takes_timeout(model: Callable[..., Any]) -> bool:
+    try:
+        return "timeout" in inspect.signature(model).parameters
+    except (TypeError, ValueError):  # a builtin or an object without a readable signature
+        return False
 
 
 def call_within_budget(call: Callable[[], T], budget: Budget) -> T:
