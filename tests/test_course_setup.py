@@ -270,3 +270,28 @@ def test_a_missing_wheelhouse_folder_is_one_paragraph(capsys):
     assert course.entry(["open", "--wheelhouse", "no-such-folder-here"]) == 1
     out = capsys.readouterr().out
     assert "There is no folder no-such-folder-here" in out and "Traceback" not in out
+
+
+def test_wheelhouse_downloads_each_platforms_own_wheels(tmp_path, monkeypatch, capsys):
+    course = load_course(ROOT)
+    commands = []
+    monkeypatch.setattr(course, "run", lambda *args, env=None: commands.append(args))
+    assert course.entry(["wheelhouse", "--platform", "windows-x64,windows-arm64", "--python", "3.11,3.13",
+                         "--dest", str(tmp_path / "wh")]) == 0
+    assert "setuptools>=77" in commands[0]  # what pip needs to build the course itself, offline
+    downloads = [c for c in commands[1:] if "download" in c]
+    for command in downloads:
+        names = [arg.split("==")[0] for arg in command if "==" in arg]
+        assert len(names) == len(set(names)) and "--only-binary" in command and "--no-deps" in command
+    windows_311 = [c for c in downloads if "win_amd64" in c and "3.11" in c]
+    pinned = {arg.split("==")[0] for c in windows_311 for arg in c if "==" in arg}
+    assert {"colorama", "pywinpty", "jupyterlab"} <= pinned and "appnope" not in pinned
+    assert len([v for v in ("2", "4") if any(f"soupsieve=={v}" in a for c in windows_311 for a in c)]) == 2
+    assert not any("win_arm64" in c and "3.11" in c for c in downloads)  # the stated exception
+    assert "skipping windows-arm64 on Python 3.11" in capsys.readouterr().out
+
+
+def test_unknown_wheelhouse_choices_are_named(capsys):
+    course = load_course(ROOT)
+    assert course.entry(["wheelhouse", "--platform", "amiga"]) == 1
+    assert "Unknown choice amiga" in capsys.readouterr().out
