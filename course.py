@@ -54,6 +54,7 @@ PLATFORMS = {
 # Stated exceptions to "every platform on every supported Python".
 EXCEPTIONS = {("windows-arm64", "3.11"): "PyYAML, needed by the Jupyter server, has no Windows-on-ARM "
                                          "wheel for Python 3.11: use Python 3.12 or newer there"}
+# Not supported at all (python_problem says so): 32-bit and free-threaded Pythons.
 # Bounds the lock adds to pyproject.toml's, each because a newer release lacks wheels somewhere.
 WHEEL_GAPS = {
     "argon2-cffi-bindings<26": "26.x has no wheel for Intel macOS; 25.1 has abi3 wheels everywhere",
@@ -101,11 +102,17 @@ def minor_versions(low: tuple | None = None, high: tuple | None = None) -> list:
 
 
 def python_problem(version: tuple | None = None, machine: str | None = None,
-                   windows: bool | None = None) -> str | None:
+                   windows: bool | None = None, bits: int | None = None,
+                   free_threaded: bool | None = None) -> str | None:
     """What is wrong with this Python for the course, or None."""
+    import sysconfig
+
     version = tuple(version or sys.version_info[:3])
     machine = (machine or platform.machine()).lower()
     windows = os.name == "nt" if windows is None else windows
+    bits = bits or (64 if sys.maxsize > 2**32 else 32)
+    if free_threaded is None:
+        free_threaded = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
     low, high = supported_range()
     found = ".".join(map(str, version))
     pythons = minor_versions(low, high)
@@ -114,6 +121,11 @@ def python_problem(version: tuple | None = None, machine: str | None = None,
                 f"Install Python {RECOMMENDED} (python.org for Windows and macOS; on Linux your "
                 f"system's python3 if it is in that range, or python{RECOMMENDED}), then run this "
                 f"command again with it (Windows: py -{RECOMMENDED} course.py open).")
+    if bits != 64 or free_threaded:
+        kind = "a 32-bit Python" if bits != 64 else "a free-threaded Python (python3.Xt)"
+        return (f"This is {kind}, for which the course's packages have no wheels. Install the "
+                f"standard 64-bit Python {RECOMMENDED} (python.org: the default installer), then run "
+                f"this command again with it (Windows: py -{RECOMMENDED} course.py open).")
     if windows and machine in ("arm64", "aarch64") and version[:2] == (3, 11):
         return (f"On Windows on ARM the course needs Python 3.12 or newer (this is {found}): "
                 f"{EXCEPTIONS[('windows-arm64', '3.11')]}. Install Python {RECOMMENDED} from "

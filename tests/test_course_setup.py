@@ -233,6 +233,8 @@ def test_unsupported_pythons_are_told_which_to_install():
     arm = course.python_problem((3, 11, 9), machine="ARM64", windows=True)
     assert "3.12 or newer" in arm and "PyYAML" in arm
     assert course.python_problem((3, 12, 1), machine="ARM64", windows=True) is None
+    assert "32-bit" in course.python_problem((3, 13, 0), bits=32)
+    assert "free-threaded" in course.python_problem((3, 14, 0), free_threaded=True)
 
 
 def test_the_supported_range_is_stated_once_in_pyproject():
