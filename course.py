@@ -324,7 +324,11 @@ def check_cell(uv: str, name: str, version: str, lock: Path = HERE / "constraint
                "--python-platform", PLATFORMS[name][0], "--python-version", full,
                "--only-binary", ":all:", "--no-header", "--no-annotate", "--quiet"]
     for extra in (["--offline"], []):
-        out = subprocess.run(command + extra, cwd=HERE, capture_output=True, text=True, env=uv_env())
+        try:
+            out = subprocess.run(command + extra, cwd=HERE, capture_output=True, text=True,
+                                 env=uv_env(), timeout=300)
+        except subprocess.TimeoutExpired:
+            return "uv found no answer within 300 s (is the package index slow or unreachable?)"
         if out.returncode == 0:
             break
     if out.returncode != 0:
