@@ -20,6 +20,7 @@ commands:
   react-course doctor [--ping]      check the set-up (--ping: also ask the real model once)
   react-course doctor --full        ... and run lesson 00 in the course's kernel
   react-course build-exercises      instructors: write exercises/ from solutions/
+  react-course serve-model          workshops: serve the scripted chat model (OpenAI protocols)
 
 The model is the scripted one unless REACT_COURSE_MODEL names a real one (see the README,
 "Using a real model"). Each command has its own --help, e.g. react-course run --help.
