@@ -119,6 +119,16 @@ SHOULD_STOP_MUTANTS = {
     "answer before the interruption": (
         "the user's interruption first, then the model's answer, then a hand-over, then the limits",
         _should_stop_with(order=("answered", "interrupted", "handed_over"))),
+    "hand-over before the answer": (
+        "the user's interruption first, then the model's answer, then a hand-over, then the limits",
+        _should_stop_with(order=("interrupted", "handed_over", "answered"))),
+    "fixed thresholds 120 s and 3 repeats": ("use the thresholds in `rules`, not fixed numbers",
+                                             _should_stop_with(fixed={"seconds": 120, "repeats": 3})),
+    "money checked before steps": (
+        "Then the limits, in this order",
+        lambda s, r=SOURCE: ("budget" if s.cost >= r.max_cost and not (s.interrupted or s.answered
+                                                                     or s.handed_over)
+                             else should_stop(s, r))),
 }
 
 
@@ -162,7 +172,32 @@ FIND_REPEAT_MUTANTS = {
                               _with_near(lambda a, b: a.tool == b.tool and _chars_close(a.input, b.input))),
     "returns False for progress": ("Return `None` when the latest call makes progress",
                                    lambda h: find_repeat(h) or False),
+    "compares with the previous call only": (
+        "when an earlier call used the same tool", lambda h: _previous_only(h)),
+    "words compared by position": ("the same tool, at most one word added, removed or changed",
+                                   _with_near(lambda a, b: a.tool == b.tool and _by_position(a.input, b.input))),
+    "alternation checked first": ('Otherwise return `"alternating"`', lambda h: _alternation_first(h)),
 }
+
+
+def _by_position(a: str, b: str) -> bool:
+    x, y = a.lower().split(), b.lower().split()
+    return sum(p != q for p, q in zip(x, y)) + abs(len(x) - len(y)) <= 1
+
+
+def _previous_only(history):
+    before, last = history[-2:] if len(history) >= 2 else (None, history[-1])
+    if before is not None and near(before, last) and before.observation == last.observation:
+        return "near_repeat"
+    return _with_near(near)(history[-4:]) if len(history) >= 4 else None
+
+
+def _alternation_first(history):
+    if len(history) >= 4:
+        a1, b1, a2, b2 = history[-4:]
+        if near(a1, a2) and near(b1, b2) and not near(a1, b1):
+            return "alternating"
+    return find_repeat(history)
 
 
 def _case_distance(a: str, b: str) -> int:
@@ -244,6 +279,14 @@ PLAN_WAIT_MUTANTS = {
         else plan_wait(s, a, None, left)),
     "ignores the time left": ("`None` when the wait would not end before the run's time runs out",
                               _plan_with(budget=False)),
+    "retries only 500 to 504": ("a time-out (`status=None`), a 429 or a 5xx is retried",
+                                lambda s, a, r, left: plan_wait(s, a, r, left)
+                                if s in (None, 429, 500, 502, 503, 504) else None),
+    "compares the uncapped wait with the time left": (
+        "never more than 8 s",
+        lambda s, a, r, left: None if max(0.5 * 2 ** (a - 1), r or 0) >= left else plan_wait(s, a, r, left)),
+    "caps the Retry-After too": ("never less than the server's `Retry-After`",
+                                 lambda s, a, r, left: plan_wait(s, a, min(r, 8.0) if r else r, left)),
     "waits exactly the time left": ("`None` when the wait would not end before the run's time runs out",
                                     _plan_with(strict=True)),
 }
@@ -293,3 +336,15 @@ def test_each_rules_cases_exist(exercise: str) -> None:
     names = {case.name for case in spec.cases(EXERCISES[exercise][0])}
     for rule, cases in spec.rules:
         assert cases and set(cases) <= names, (rule, set(cases) - names)
+
+
+def test_a_handover_that_empties_its_lists_does_not_break_the_checker() -> None:
+    """Each case gets fresh lists: a solution that pops its arguments cannot change later cases."""
+    def emptying(question, done, open_items, reason):
+        text = handover(question, list(done), list(open_items), reason)
+        done.clear()
+        open_items.clear()
+        return text
+
+    assert check("05.handover", emptying).status == "passed"
+    assert check("05.handover", handover).status == "passed"

@@ -81,7 +81,26 @@ PROVENANCE_MUTANTS = {
                                          lambda a, s: check_ids(a, s) or False),
     "a refusal that names nothing": ("names each id that was never seen",
                                      lambda a, s: check_ids(a, s) and "Refused: an unknown id."),
+    "names only the first unseen id": ("names each id that was never seen",
+                                       lambda a, s: _first_unseen_only(a, s)),
+    "ids of four or more digits": ("ids are runs of three or more digits", lambda a, s: _four_digits(a, s)),
+    "the question and the latest observation only": ("in the question or in an observation",
+                                                      lambda a, s: check_ids(a, [s[0], s[-1]])),
 }
+
+
+def _first_unseen_only(arguments, seen):
+    refusal = check_ids(arguments, seen)
+    if refusal is None:
+        return None
+    first = next(i for i in re.findall(r"\d{3,}", arguments) if check_ids(i, seen))
+    return f"Refused: {first} was never seen."
+
+
+def _four_digits(arguments, seen):
+    known = {i for text in seen for i in re.findall(r"\d{4,}", text)}
+    missing = [i for i in re.findall(r"\d{4,}", arguments) if i not in known]
+    return f"Refused: {', '.join(missing)}" if missing else None
 
 
 def _trusts_flag(flag):
@@ -105,6 +124,12 @@ GATE_MUTANTS = {
                                  lambda t, a, s, p: (not s) or (p is not None and p(t, a) is True)),
     "a raising policy means yes": ("If the policy raises, the call does not run",
                                    lambda t, a, s, p: _fail_open(t, a, s, p)),
+    "decides by a list of tool names": (
+        "only when `policy(tool, arguments)` returns `True`",
+        lambda t, a, s, p: gate(t, a, t in ("refund", "send_email"), p)),
+    "a flag makes it refuse": ("counts for nothing",
+                               lambda t, a, s, p: False if s and ("approved" in a or "confirm" in a)
+                               else gate(t, a, s, p)),
     "asks the policy with the wrong arguments": (
         "only when `policy(tool, arguments)` returns `True`",
         lambda t, a, s, p: (not s) or (p is not None and p(t, {}) is True)),
@@ -135,6 +160,9 @@ IDEMPOTENCY_MUTANTS = {
                          lambda r, t, a: idempotency_key(r, "", a)),
     "ignores the arguments": ("the same for the same run, tool and arguments",
                               lambda r, t, a: idempotency_key(r, t, {})),
+    "keeps the values, not their names": (
+        "different for a different run, tool or arguments",
+        lambda r, t, a: f"{r}:{t}:" + ",".join(sorted(str(v) for v in a.values()))),
     "returns bytes": ("a non-empty text",
                       lambda r, t, a: hashlib.sha256(json.dumps([r, t, a]).encode()).digest()),
 }

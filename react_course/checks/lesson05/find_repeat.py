@@ -14,7 +14,10 @@ from ..framework import Case
 
 RULES = {
     "the same tool, at most one word added, removed or changed": (
-        "one word changed, same result", "one word added, same result", "an exact repeat"),
+        "one word changed, same result", "one word added, same result", "an exact repeat",
+        "one word added in the middle, same result"),
+    "when an earlier call used the same tool": ("an earlier call, not only the one before",),
+    'Otherwise return `"alternating"`': ("a near-repeat is reported before alternation",),
     "and the same observation": ("one word changed, a new result is progress",),
     "Words are compared without regard to case": ("case does not make a new call",),
     "different tools are never repeats of each other": (
@@ -64,6 +67,14 @@ def find_repeat_cases(find_repeat: Callable):
     yield _case(find_repeat, "one word added, same result",
                 [_f("Delhi Paris May"), _f("Delhi Paris May cheap")], "near_repeat",
                 "An added word counts as one change.")
+    yield _case(find_repeat, "one word added in the middle, same result",
+                [_f("Delhi Paris May"), _f("Delhi to Paris May")], "near_repeat",
+                "Compare words with an edit distance, not position by position: an inserted word "
+                "shifts the rest but is one change.")
+    yield _case(find_repeat, "an earlier call, not only the one before",
+                [_f("flights Delhi to Paris"), Call("search_hotels", "Paris May", "3 hotels near the Seine."),
+                 _f("flights Delhi for Paris")], "near_repeat",
+                "Compare the latest call with every earlier call, not only the one before it.")
     yield _case(find_repeat, "one word changed, a new result is progress",
                 [_f("Delhi Paris May"), _f("Delhi Paris June", "3 flights: AI 143 at 09:10 ...")],
                 None, "A different observation means the call found something new.")
@@ -88,6 +99,9 @@ def find_repeat_cases(find_repeat: Callable):
     b2 = b._replace(input="Paris area km²", observation="Paris covers about 105 km².")
     yield _case(find_repeat, "A, B, A', B' with one word changed is alternating", [a, b, a2, b2],
                 "alternating", "Twins may differ by one word and still take turns.")
+    yield _case(find_repeat, "a near-repeat is reported before alternation", [a, b, a, b], "near_repeat",
+                "The latest call repeats an earlier one with the same result: that is a near_repeat, "
+                "checked first; 'alternating' is only for calls that are not near-repeats.")
     yield _case(find_repeat, "the same call four times is not alternating",
                 [_f("Delhi Paris", f"result {n}") for n in range(4)], None,
                 "A must differ from B; four different results of one call are not a cycle here.")

@@ -35,7 +35,10 @@ def _contains(*parts: str) -> Callable[[Any], bool | str]:
 
 def _case(handover: Callable, name: str, args: tuple, test: Callable, hint: str) -> Case:
     given = f"handover({', '.join(repr(a) for a in args)})"
-    return Case(name, lambda: handover(*args), test=test, given=given, hint=hint)
+    # Fresh copies of the lists for every call: a solution that empties them must not
+    # change what the next case hands over.
+    return Case(name, lambda: handover(*(list(a) if isinstance(a, list) else a for a in args)),
+                test=test, given=given, hint=hint)
 
 
 @exercise(

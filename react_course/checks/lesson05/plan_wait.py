@@ -16,12 +16,14 @@ RULES = {
     "400, 401 and 404 are never retried": ("404 is not retried", "401 is not retried",
                                            "400 is not retried"),
     "a time-out (`status=None`), a 429 or a 5xx is retried": (
-        "a time-out is retried", "429: first retry waits 0.5 s", "503 is retried"),
+        "a time-out is retried", "429: first retry waits 0.5 s", "503 is retried",
+        "any 5xx is retried, 529 too"),
     "0.5 s before the first retry, doubling with each attempt": (
         "429: first retry waits 0.5 s", "third retry waits 2 s", "503 is retried"),
-    "never more than 8 s": ("the wait is capped at 8 s",),
+    "never more than 8 s": ("the wait is capped at 8 s", "the cap comes before the time check"),
     "never less than the server's `Retry-After`": (
-        "Retry-After of 3 s is honoured", "a short Retry-After does not shorten the back-off"),
+        "Retry-After of 3 s is honoured", "a short Retry-After does not shorten the back-off",
+        "a Retry-After above the cap wins"),
     "`None` when the wait would not end before the run's time runs out": (
         "no time left for the wait", "a wait equal to the time left is too long",
         "a Retry-After past the time left"),
@@ -62,6 +64,10 @@ def plan_wait_cases(plan_wait: Callable):
                 "0.5 * 2 ** (attempt - 1): 0.5, 1, 2, 4, 8.")
     yield _case(plan_wait, "the wait is capped at 8 s", (429, 7, None, 60), 8.0,
                 "Cap it: attempt 7 would be 32 s without the cap.")
+    yield _case(plan_wait, "any 5xx is retried, 529 too", (529, 1, None, 60), 0.5,
+                "Every status from 500 to 599 is retried: 500 <= status <= 599, not a list of a few.")
+    yield _case(plan_wait, "the cap comes before the time check", (429, 7, None, 20), 8.0,
+                "Cap the wait at 8 s first, then compare it with the time left: 8 s fit in 20 s.")
     yield _case(plan_wait, "404 is not retried", (404, 1, None, 60), None,
                 "A missing model will still be missing: return None.")
     yield _case(plan_wait, "401 is not retried", (401, 1, None, 60), None,
@@ -72,6 +78,8 @@ def plan_wait_cases(plan_wait: Callable):
                 "The server said wait 3 s: wait at least that.")
     yield _case(plan_wait, "a short Retry-After does not shorten the back-off", (429, 3, 1.0, 60),
                 2.0, "Take the larger of your back-off and the Retry-After.")
+    yield _case(plan_wait, "a Retry-After above the cap wins", (429, 1, 12.0, 60), 12.0,
+                "The cap limits your own back-off; the server's Retry-After is a floor above it.")
     yield _case(plan_wait, "no time left for the wait", (429, 4, None, 2.0), None,
                 "A 4 s wait with 2 s left would outlive the run: return None.")
     yield _case(plan_wait, "a wait equal to the time left is too long", (503, 2, None, 1.0), None,

@@ -25,10 +25,13 @@ RULES = {
     "`\"time_limit\"`": ("120 s of 120: time_limit",),
     "`\"repeating\"`": ("3 repeats of 3: repeating",),
     "use the thresholds in `rules`, not fixed numbers": (
-        "a smaller step limit from the rules", "a smaller money cap from the rules"),
+        "a smaller step limit from the rules", "a smaller money cap from the rules",
+        "a shorter time limit from the rules", "fewer repeats from the rules"),
     "the user's interruption first, then the model's answer, then a hand-over, then the limits": (
         "an interruption beats everything", "an answer on the last step is an answer",
-        "a hand-over beats a limit"),
+        "a hand-over beats a limit", "an answer beats a hand-over"),
+    "Then the limits, in this order": (
+        "every limit at once: steps first", "money before time", "time before repeats"),
 }
 
 
@@ -79,7 +82,20 @@ def should_stop_cases(should_stop: Callable):
                 "An answer that arrives on the last step still counts: check answered before limits.")
     yield _case(should_stop, "a hand-over beats a limit", RunState(steps=12, handed_over=True),
                 "hand_over", "The model (or a policy) chose to hand over: that is the reason.")
+    yield _case(should_stop, "an answer beats a hand-over", RunState(answered=True, handed_over=True),
+                "final_answer", "The flags in order: interrupted, then answered, then handed_over.")
+    yield _case(should_stop, "every limit at once: steps first",
+                RunState(steps=12, cost=Decimal("20"), seconds=120.0, repeats=3), "step_limit",
+                "The limits in order: steps, money, time, repeats.")
+    yield _case(should_stop, "money before time", RunState(cost=Decimal("20"), seconds=120.0, repeats=3),
+                "budget", "Money comes before time and repeats.")
+    yield _case(should_stop, "time before repeats", RunState(seconds=120.0, repeats=3), "time_limit",
+                "Time comes before repeats.")
     yield _case(should_stop, "a smaller step limit from the rules", RunState(steps=3), "step_limit",
                 "Use rules.max_steps, not the number 12.", rules=small)
     yield _case(should_stop, "a smaller money cap from the rules", RunState(cost=Decimal("5")),
                 "budget", "Use rules.max_cost, not the number 20.", rules=small)
+    yield _case(should_stop, "a shorter time limit from the rules", RunState(seconds=10.0),
+                "time_limit", "Use rules.max_seconds, not the number 120.", rules=small)
+    yield _case(should_stop, "fewer repeats from the rules", RunState(repeats=2), "repeating",
+                "Use rules.max_repeats, not the number 3.", rules=small)

@@ -11,10 +11,11 @@ from ..framework import Case
 RULES = {
     "A read-only tool runs without asking": ("a read-only tool runs", "a read-only tool with no policy runs"),
     "only when `policy(tool, arguments)` returns `True`": (
-        "the policy says yes", "the policy says no", "the policy sees the tool and arguments"),
+        "the policy says yes", "the policy says no", "the policy sees the tool and arguments",
+        "a side-effecting tool of any name asks the policy"),
     "With no policy, nothing that changes the world runs": ("no policy: refused",),
     "counts for nothing": ("the model's approved flag with a no", "the model's approved flag, no policy",
-                           "a confirm flag with a no"),
+                           "a confirm flag with a no", "a flag does not turn a yes into a no"),
     "If the policy raises, the call does not run": ("a policy that raises: refused",),
 }
 
@@ -76,6 +77,11 @@ def gate_cases(gate: Callable):
     yield _case(gate, "a confirm flag with a no", "send_email", True,
                 {"to": "someone@example.com", "confirm": "yes"}, no, False,
                 "Any flag the model can write counts for nothing.")
+    yield _case(gate, "a flag does not turn a yes into a no", "refund", True, {**REFUND, "approved": True},
+                yes, True, "The flag counts for nothing either way: the policy's yes decides.")
+    yield _case(gate, "a side-effecting tool of any name asks the policy", "close_account", True,
+                {"customer_id": 4417}, no, False,
+                "Decide by side_effecting, not by a list of tool names you know.")
     yield _case(gate, "a policy that raises: refused", "refund", True, REFUND, broken, False,
                 "When the approval cannot be asked, the answer is no (fail closed).")
     seen: list = []

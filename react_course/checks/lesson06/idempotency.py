@@ -14,7 +14,8 @@ RULES = {
     "whatever the order of the arguments' keys": ("the order of the keys does not matter",),
     "must not change on retry": ("a retry a moment later gets the same key", "a retry gets the same key"),
     "different for a different run, tool or arguments": (
-        "another amount, another key", "another run, another key", "another tool, another key"),
+        "another amount, another key", "another run, another key", "another tool, another key",
+        "the same value under another name, another key"),
     "a non-empty text": ("the key is text",),
 }
 
@@ -68,6 +69,9 @@ def idempotency_cases(key: Callable):
                "Sort the keys before you turn the arguments into text.")
     yield case("another amount, another key", base, ("run-7", "refund", {**REFUND, "amount": 480}), False,
                "A different refund is a different action.")
+    yield case("the same value under another name, another key", base,
+               ("run-7", "refund", {"order_id": 88213, "fee": 25}), False,
+               "The names of the arguments are part of the action: keep keys and values.")
     yield case("another run, another key", base, ("run-8", "refund", REFUND), False,
                "The same refund in another run is another request: include run_id.")
     yield case("another tool, another key", base, ("run-7", "cancel_order", REFUND), False,

@@ -9,18 +9,21 @@ from .. import exercise
 from ..framework import Case
 
 RULES = {
-    "ids are runs of three or more digits": ("a quantity of 2 is not an id",),
+    "ids are runs of three or more digits": ("a quantity of 2 is not an id", "a three-digit id is checked"),
     "as a whole number": ("8821 is not 88213", "88213 is not 8821"),
-    "in the question or in an observation": ("an id from the question", "an id from an observation"),
+    "in the question or in an observation": ("an id from the question", "an id from an observation",
+                                             "an id from an earlier observation"),
     "every id in the arguments": ("the second id is invented",),
     "Return `None` when every id was seen": (
         "an id from the question", "an id from an observation", "a quantity of 2 is not an id"),
-    "names each id that was never seen": ("88219 was never seen", "the second id is invented"),
+    "names each id that was never seen": ("88219 was never seen", "the second id is invented",
+                                          "two invented ids, both named"),
 }
 
 QUESTION = "Was my order 88213 delivered late? I want a refund."
 OBSERVATION = ("Order 88213: status delivered; promised 18:00; delivered 19:02 (62 minutes late); "
                "item price 480 INR; delivery fee 25 INR.")
+POLICY = "Late-delivery policy: the delivery fee is refunded when an order is 30 or more minutes late."
 
 
 def _case(check_ids: Callable, name: str, arguments: str, seen: Sequence[str], missing: Sequence[str],
@@ -61,5 +64,12 @@ def provenance_cases(check_ids: Callable):
                 "A longer number is not seen because a shorter one was.")
     yield _case(check_ids, "the second id is invented", "88213, 88250", [QUESTION, OBSERVATION], ["88250"],
                 "Check every id in the arguments, not only the first.")
+    yield _case(check_ids, "two invented ids, both named", "88219 and 88250", [QUESTION, OBSERVATION],
+                ["88219", "88250"], "Name every unseen id, not only the first one you find.")
+    yield _case(check_ids, "a three-digit id is checked", '{"order_id": 88213, "item_id": 731}',
+                [QUESTION, OBSERVATION], ["731"], "Three digits are enough for an id: \\d{3,}.")
+    yield _case(check_ids, "an id from an earlier observation", "88213",
+                ["Refund my last order, please.", OBSERVATION, POLICY], [],
+                "Every observation of the run counts, not only the latest one.")
     yield _case(check_ids, "a quantity of 2 is not an id", '{"order_id": 88213, "quantity": 2}',
                 [QUESTION], [], "Only runs of three or more digits are ids.")
