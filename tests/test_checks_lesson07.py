@@ -180,7 +180,46 @@ def only_successes(calls, tools, side_effects=frozenset()):
     return [m for m in run_calls(calls, tools, side_effects) if not any(w in m["content"] for w in failed)]
 
 
+def first_call_decides(calls, tools, side_effects=frozenset()):  # only calls[0] is looked at
+    serial = bool(calls) and calls[0]["name"] in side_effects
+    return run_calls(calls, tools, side_effects, parallel=not serial)
+
+
+def read_only_first(calls, tools, side_effects=frozenset()):  # reorders the turn: lookups, then effects
+    looked = run_calls([c for c in calls if c["name"] not in side_effects], tools, frozenset())
+    done = run_calls([c for c in calls if c["name"] in side_effects], tools, side_effects, parallel=False)
+    by_id = {m["tool_call_id"]: m for m in looked + done}
+    return [by_id[c["id"]] for c in calls]
+
+
+def side_effects_behind_a_lock(calls, tools, side_effects=frozenset()):  # read-only ones still overlap
+    import threading
+
+    lock = threading.Lock()
+
+    def guarded(tools_, name, arguments):
+        if name in side_effects:
+            with lock:
+                return run_tool(tools_, name, arguments)
+        return run_tool(tools_, name, arguments)
+    return run_calls(calls, tools, side_effects, parallel=True, runner=guarded)
+
+
+def exception_type_only(tools, name, arguments):
+    try:
+        return run_tool(tools, name, arguments) if name not in tools else str(
+            tools[name](**json.loads(arguments)))
+    except ValueError:
+        return "Not valid JSON."
+    except Exception as error:
+        return f"{name} failed with {type(error).__name__}."
+
+
 RUN_CALLS_MUTANTS = {
+    "only the first call decides about side effects": first_call_decides,
+    "read-only calls run before the side effects": read_only_first,
+    "side effects behind a lock, read-only calls beside them": side_effects_behind_a_lock,
+    "a tool's exception reported without its message": calls_mutant(runner=exception_type_only),
     "results in completion order (as_completed)": calls_mutant(order="completed"),
     "side effects run in parallel too": calls_mutant(parallel=True),
     "always one at a time": calls_mutant(parallel=False),
@@ -203,6 +242,37 @@ def test_run_calls_mutant_fails(name):
 # ------------------------------------------------------------------- mutants: native_loop
 
 
+def first_call_only(client, tools, messages, *, model="scripted", max_steps=4):
+    """Keeps and answers only the first call of each turn."""
+    messages, declarations = list(messages), declare_tools(tools)
+    for _ in range(max_steps):
+        message = client.chat.completions.create(model=model, messages=messages,
+                                                 tools=declarations).choices[0].message
+        if not message.tool_calls:
+            return message.content
+        call = message.tool_calls[0]
+        messages.append({"role": "assistant", "content": message.content, "tool_calls": [
+            {"id": call.id, "type": "function",
+             "function": {"name": call.function.name, "arguments": call.function.arguments}}]})
+        messages.append({"role": "tool", "tool_call_id": call.id,
+                         "content": run_tool(tools, call.function.name, call.function.arguments)})
+    return client.chat.completions.create(model=model, messages=messages, tools=declarations,
+                                          tool_choice="none").choices[0].message.content
+
+
+def no_tools_on_the_last_call(client, tools, messages, *, model="scripted", max_steps=4):
+    """tool_choice='none' sent without tools=: the API answers 400."""
+    inner = client.chat.completions.create
+
+    def create(**request):
+        if request.get("tool_choice") == "none":
+            request.pop("tools", None)
+        return inner(**request)
+    from types import SimpleNamespace
+    stripped = SimpleNamespace(chat=SimpleNamespace(completions=SimpleNamespace(create=create)))
+    return native_loop(stripped, tools, messages, model=model, max_steps=max_steps)
+
+
 def loop_mutant(**options):
     def mutant(client, tools, messages, *, model="scripted", max_steps=4):
         return native_loop(client, tools, messages, model=model, max_steps=max_steps, **options)
@@ -214,6 +284,8 @@ def unbounded_loop(client, tools, messages, *, model="scripted", max_steps=4):
 
 
 NATIVE_LOOP_MUTANTS = {
+    "only the first call of a turn kept and answered": first_call_only,
+    "the last call sends tool_choice without the tools": no_tools_on_the_last_call,
     "the assistant message is not appended before the results": loop_mutant(append=False),
     "the assistant message loses its tool_calls": loop_mutant(keep_calls=False),
     "results appended before the assistant message": loop_mutant(results_first=True),

@@ -59,6 +59,8 @@ TOTAL_MUTANTS = {
                                lambda n, p, s: n * p + s * n * n // 2),
     "call 1 already reads a step": ("call 1 reads no steps", lambda n, p, s: n * p + s * n * (n + 1) // 2),
     "a float": ("Return a whole number (an `int`)", lambda n, p, s: n * p + s * n * (n - 1) / 2),
+    "a float turned back into an int": ("exact: not the N²/2 rule of thumb, and no rounding",
+                                        lambda n, p, s: int(n * p + s * n * (n - 1) / 2)),
     "rounded to thousands": ("Return a whole number (an `int`)",
                              lambda n, p, s: round(total_input_tokens(n, p, s), -3)),
 }
@@ -83,7 +85,18 @@ def _cost_with(cached="once", reasoning=True, money="decimal", unknown="none", s
     return wrong
 
 
+def _float_then_decimal(input_tokens, cached_tokens, output_tokens, reasoning_tokens, price):
+    exact = call_cost(input_tokens, cached_tokens, output_tokens, reasoning_tokens, price)
+    if exact is None:
+        return None
+    rates = [float(r or 0) for r in (price.input, price.cached_input, price.output)]
+    dollars = ((input_tokens - cached_tokens) * rates[0] + cached_tokens * rates[1]
+               + (output_tokens + reasoning_tokens) * rates[2]) / 1e6
+    return Decimal(str(dollars))
+
+
 COST_MUTANTS = {
+    "floats inside, a Decimal at the end": ("build no float on the way", _float_then_decimal),
     "cached tokens counted twice": ("`cached_tokens` are part of `input_tokens`", _cost_with(cached="twice")),
     "cached tokens at the full price": ("bill them once, at the cached price",
                                         _cost_with(cached="full price")),
@@ -142,7 +155,27 @@ def _splits_last_turn(messages, summary, keep_last):
     return out[:-1] if out is not messages and out != messages else out
 
 
+def _head_is_two_messages(messages, summary, keep_last):
+    head = messages[:2] if messages[0]["role"] == "system" else messages[:1]
+    turns = _turns(messages[len(head):])
+    if len(turns) <= keep_last:
+        return list(messages)
+    return [*head, {"role": "user", "content": summary}, *(m for t in turns[-keep_last:] for m in t)]
+
+
+def _negative_slice(messages, summary, keep_last):  # turns[-0:] is every turn
+    start = next(i for i, m in enumerate(messages) if m["role"] == "user") + 1
+    turns = _turns(messages[start:])
+    if len(turns) <= keep_last:
+        return list(messages)
+    return [*messages[:start], {"role": "user", "content": summary}, *(m for t in turns[-keep_last:] for m in t)]
+
+
 COMPRESS_MUTANTS = {
+    "a second system message pushes the question out": (
+        "keep every system message and the first user message (the question) at the start",
+        _head_is_two_messages),
+    "keep_last=0 keeps every turn": ("then the last `keep_last` turns, unchanged", _negative_slice),
     "drops the question": ("keep every system message and the first user message (the question) at the start",
                            _drops_question),
     "drops the system message": (

@@ -5,7 +5,7 @@
 SDK's own ``ChatCompletion`` objects, so the student's code reads the reply
 exactly as it reads a real one. It records every request, refuses a
 conversation the real API would refuse (a tool message that answers no
-call, a call left without its result), and, like ``GuardedModel``, raises
+call, a call left without its result, a ``tool_choice`` without ``tools``), and, like ``GuardedModel``, raises
 ``CallBudgetExceeded`` after a set number of calls, so a loop without a
 limit fails a case instead of hanging the notebook.
 
@@ -80,6 +80,9 @@ class FakeChat:
         self.requests.append({**copy.deepcopy({k: v for k, v in request.items() if k != "messages"}),
                               "messages": copy.deepcopy(messages)})
         problem = protocol_problem(messages)
+        if request.get("tool_choice") is not None and not request.get("tools"):
+            problem = ("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' "
+                       "are specified (send tools= with it)")
         if problem:
             raise ApiRefused(f"400 Bad Request: {problem}")
         turn = self.model(messages, request.get("tool_choice"))

@@ -21,8 +21,8 @@ RULES = {
         "one call, then the answer", "the calls are appended before their results"),
     "one tool message per call, linked by its `tool_call_id`": ("two calls in one turn",
                                                                "results linked by id"),
-    "one more call with `tool_choice=\"none\"`": ("the step limit: one more call without tools",),
-    "send the tool declarations": ("the tools are declared",),
+    "one more call with `tool_choice=\"none\"`": ("the step limit: one more call that must answer",),
+    "send the tool declarations": ("the tools are declared", "the step limit: one more call that must answer"),
     "work on a copy": ("the caller's list is left alone",),
 }
 QUESTION = [{"role": "system", "content": "Use the tools."},
@@ -113,6 +113,15 @@ def _appended_in_order(got: dict[str, Any]) -> bool | str:
     return _answer_is("A pen costs 2.", 2)(got)
 
 
+def _both_answered(got: dict[str, Any]) -> bool | str:
+    second = got["requests"][1]["messages"] if len(got["requests"]) > 1 else []
+    answered = [m.get("tool_call_id") for m in tool_messages(second)]
+    if len(answered) != 2:
+        return (f"the model asked for two prices in one turn; the second request answers {len(answered)} "
+                "call(s): keep every call in the assistant message and answer each one")
+    return _answer_is("3 notebooks and 2 pens cost 16.", 3)(got)
+
+
 def _declared(got: dict[str, Any]) -> bool | str:
     tools = got["requests"][0].get("tools")
     names = sorted(t.get("function", {}).get("name", "") for t in tools or [] if isinstance(t, dict))
@@ -173,12 +182,13 @@ def native_loop_cases(native_loop: Callable):
     yield case("the calls are appended before their results", _one_call_model, _appended_in_order,
                "The API refuses a tool message that does not follow the assistant message that "
                "made the call.")
-    yield case("two calls in one turn", _shop_model, _answer_is("3 notebooks and 2 pens cost 16.", 3),
+    yield case("two calls in one turn", _shop_model, _both_answered,
                "Answer every call of the turn, each with its own tool message.")
     yield case("results linked by id", _shop_model, _linked,
                "tool_call_id is the id of the call whose result the message carries.")
-    yield case("the step limit: one more call without tools", _never_done, _forced(2),
-               "After max_steps calls, call once more with tool_choice='none' and return its content.",
+    yield case("the step limit: one more call that must answer", _never_done, _forced(2),
+               "After max_steps calls, call once more with tool_choice='none' (and the tools, as always) "
+               "and return its content.",
                max_steps=2)
     yield case("the caller's list is left alone", _one_call_model, _untouched,
                "Start with messages = list(messages).")

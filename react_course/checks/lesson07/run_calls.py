@@ -22,11 +22,13 @@ RULES = {
     "linked by its `tool_call_id`": ("each result linked by its id",),
     "When every call in the turn is read-only, run them in parallel": ("read-only calls run in parallel",),
     "When any call names a tool in `side_effects`, run them one at a time, in order": (
-        "a side effect: one at a time", "a side effect: in the order of the calls"),
+        "a side effect: one at a time", "a side effect: in the order of the calls",
+        "a side effect after a read-only call"),
     "A partial failure returns every result and every error": ("a partial failure",),
     "a malformed argument string": ("malformed arguments",),
     "an unknown tool": ("an unknown tool",),
     "an exception inside a tool": ("a tool that raises",),
+    "give its type and message": ("a tool that raises",),
 }
 WAIT = 0.8  # how long a read-only sample tool waits for the others at the barrier
 
@@ -42,6 +44,14 @@ class _Bench:
     def price(self, item: str) -> str:
         """Return the price of one shop item. Example input: pen"""
         prices = {"pen": 2, "notebook": 4, "ruler": 3}
+        self._start("price")
+        try:
+            return self._price(item, prices)
+        finally:
+            with self.lock:
+                self.active -= 1
+
+    def _price(self, item: str, prices: dict[str, int]) -> str:
         if self.barrier is not None:
             try:
                 self.barrier.wait()
@@ -62,12 +72,15 @@ class _Bench:
         """Email a receipt (a side effect). Example input: ana@example.com"""
         return self._side("email", f"Receipt sent to {to}.")
 
-    def _side(self, name: str, result: str) -> str:
+    def _start(self, name: str) -> None:
         with self.lock:
             self.active += 1
             self.started.append(name)
             if self.active > 1:
                 self.overlapped.append(name)
+
+    def _side(self, name: str, result: str) -> str:
+        self._start(name)
         time.sleep(0.3)  # long enough for a parallel neighbour to start, even on a busy machine
         with self.lock:
             self.active -= 1
@@ -122,9 +135,9 @@ def _expect(checks: dict[str, Callable[[str], bool | str]], bench: _Bench | None
                 return f"the message for {call_id}: {verdict or 'not what the call returned'}"
         if no_overlap and bench.overlapped:
             return (f"{bench.overlapped[0]!r} ran while another call was running: a turn with a side "
-                    "effect runs its calls one at a time")
+                    "effect runs all its calls one at a time, read-only ones too")
         if order is not None and bench.started != order:
-            return f"the side effects ran in the order {bench.started}, not the calls' order {order}"
+            return f"the calls ran in the order {bench.started}, not the calls' order {order}"
         return True
     return test
 
@@ -193,8 +206,15 @@ def run_calls_cases(run_calls: Callable):
              _call(3, "price", pen)]
     side = frozenset({"charge", "email"})
     yield case("a side effect: one at a time", mixed, side,
-               lambda b: _expect({"call_1": _is("Charged 16.")}, b, no_overlap=True),
-               "If any call's tool is in side_effects, run the calls in a plain for loop.")
+               lambda b: _expect({"call_1": _is("Charged 16.")}, b, no_overlap=True,
+                                 order=["charge", "email", "price"]),
+               "If any call's tool is in side_effects, run all the calls in a plain for loop.")
+    later = [_call(1, "price", pen), _call(2, "charge", arguments(amount=16)),
+             _call(3, "email", arguments(to="ana@example.com"))]
+    yield case("a side effect after a read-only call", later, side,
+               lambda b: _expect({"call_2": _is("Charged 16.")}, b, no_overlap=True,
+                                 order=["price", "charge", "email"]),
+               "Look at every call of the turn, not only the first: any side effect means one at a time.")
     reverse = [_call(1, "email", arguments(to="ana@example.com")), _call(2, "charge", arguments(amount=16))]
     yield case("a side effect: in the order of the calls", reverse, side,
                lambda b: _expect({"call_2": _is("Charged 16.")}, b, no_overlap=True,
@@ -209,11 +229,12 @@ def run_calls_cases(run_calls: Callable):
                "Name the unknown tool and list the real ones: \"Unknown tool 'get_price'. "
                "Available tools: ...\"")
     yield case("a tool that raises", [_call(1, "crash", pen)], frozenset(),
-               lambda b: _expect({"call_1": _mentions("KeyError")}),
-               "Catch Exception around the call; say the exception's type and message.")
+               lambda b: _expect({"call_1": _mentions("KeyError", "pen")}),
+               "Catch Exception around the call; say the exception's type and its message "
+               "(f'{type(error).__name__}: {error}').")
     yield case("a partial failure",
                [_call(1, "price", pen), _call(2, "price", "{item: pen}"), _call(3, "crash", pen),
                 _call(4, "price", notebook)], frozenset(),
                lambda b: _expect({"call_1": _is("A pen costs 2."), "call_2": _mentions("json"),
-                                  "call_3": _mentions("KeyError"), "call_4": _is("A notebook costs 4.")}),
+                                  "call_3": _mentions("KeyError", "pen"), "call_4": _is("A notebook costs 4.")}),
                "One failed call must not lose the others' results: each call gets its own message.")

@@ -16,6 +16,7 @@ RULES = {
     "bill them once, at the cached price": ("half the input cached", "all the input cached"),
     "hidden reasoning is billed as output": ("a reasoning model's hidden tokens",),
     "money is a `Decimal`, never a `float`": ("the cost is a Decimal", "cents add up exactly"),
+    "build no float on the way": ("no float on the way",),
     "makes the cost `None`, never a guess": (
         "an unknown output price", "an unknown cached price, cached tokens"),
     "a `None` price that is not needed (no cached tokens) does not": (
@@ -43,6 +44,9 @@ def _exact(expected: Decimal | None) -> Callable[[Any], bool | str]:
             return got is None or f"a price this call needs is unknown: return None, not {got!r}"
         if isinstance(got, float):
             return f"money is a Decimal; {got!r} is a float"
+        if isinstance(got, Decimal) and got != expected and abs(got - expected) < Decimal("1e-12"):
+            return (f"expected Decimal('{expected}'); {got!r} is off in its last digits, as a float on "
+                    "the way makes it: keep ints and Decimals only")
         return (isinstance(got, Decimal) and got == expected) or f"expected Decimal('{expected}')"
     return test
 
@@ -75,6 +79,9 @@ def call_cost_cases(call_cost: Callable):
                 "The reply shows 300 tokens but the model produced 3,000: all are billed as output.")
     yield _case(call_cost, "the cost is a Decimal", (1_000, 0, 100, 0, MINI),
                 "Keep every step a Decimal: int * Decimal / int is a Decimal.")
+    yield _case(call_cost, "no float on the way", (1_234, 0, 567, 0, MINI),
+                "0.15 as a float is not 0.15; Decimal(str(a float)) keeps the float's error. "
+                "Multiply the int token counts by the Decimal prices.")
     yield Case("cents add up exactly", lambda: sum([call_cost(40_000, 0, 0, 0, GPT_4O)] * 3, Decimal(0)),
                test=_exact(Decimal("0.3")), given="3 calls of call_cost(40,000, 0, 0, 0, gpt-4o price)",
                hint="0.1 + 0.1 + 0.1 is not 0.3 in floats; it is in Decimals.")

@@ -17,9 +17,11 @@ from ..framework import Case
 
 RULES = {
     "keep every system message and the first user message (the question) at the start": (
-        "the system message stays", "the question stays", "the question stays without a system message"),
+        "the system message stays", "the question stays", "the question stays without a system message",
+        "two system messages stay"),
     "then one user message holding the summary": ("the summary follows the question",),
-    "then the last `keep_last` turns, unchanged": ("keeps the last 2 turns", "keeps the last turn"),
+    "then the last `keep_last` turns, unchanged": ("keeps the last 2 turns", "keeps the last turn",
+                                                   "keep_last=0 keeps no turn"),
     "never separate them": ("a tool result keeps its call", "a turn with two tool calls stays whole"),
     "comes back unchanged (no summary)": ("a short conversation is unchanged",),
     "Do not change the list you are given": ("the given list is not changed",),
@@ -49,8 +51,11 @@ TURNS = [
 ]
 
 
-def conversation(system: bool = True, turns: int = len(TURNS)) -> list[dict[str, Any]]:
-    head = [SYSTEM, QUESTION] if system else [QUESTION]
+NOTE = {"role": "system", "content": "Refunds are in INR."}
+
+
+def conversation(system: bool = True, turns: int = len(TURNS), note: bool = False) -> list[dict[str, Any]]:
+    head = [SYSTEM, *([NOTE] if note else []), QUESTION] if system else [QUESTION]
     return copy.deepcopy(head + [m for turn in TURNS[:turns] for m in turn])
 
 
@@ -99,6 +104,11 @@ def compress_cases(compress_messages: Callable):
                _run(compress_messages, conversation(system=False), 1), test=_part(0, 1, [QUESTION]),
                given="compress_messages(conversation(system=False), SUMMARY, keep_last=1)",
                hint="Without a system message the question comes first.")
+    yield Case("two system messages stay", _run(compress_messages, conversation(note=True), 1),
+               test=_part(0, 3, [SYSTEM, NOTE, QUESTION]),
+               given="compress_messages(conversation() with a second system message, SUMMARY, keep_last=1)",
+               hint="Keep everything up to and including the first user message, however many system "
+                    "messages come before it.")
     yield Case("the summary follows the question", _run(compress_messages, full, 2),
                test=_part(2, 3, [{"role": "user", "content": SUMMARY}]), given=given.format(2),
                hint='One message, {"role": "user", "content": summary}, right after the question.')
@@ -107,6 +117,9 @@ def compress_cases(compress_messages: Callable):
     yield Case("keeps the last turn", _run(compress_messages, full, 1), test=_part(3, None, _tail(1)),
                given=given.format(1),
                hint="keep_last=1 keeps the whole last turn: its call and both results.")
+    yield Case("keep_last=0 keeps no turn", _run(compress_messages, full, 0),
+               test=_part(3, None, []), given=given.format(0),
+               hint="turns[-0:] is every turn, not none: slice with turns[len(turns) - keep_last:].")
     yield Case("a tool result keeps its call", _run(compress_messages, full, 1), test=_intact,
                given=given.format(1),
                hint="A tool message whose assistant message was summarised away is an API error.")

@@ -1,7 +1,9 @@
 """Check 08.total_tokens: the input tokens that n calls of a text run send, exactly.
 
 Each case is one (n, prompt, per_step); the expected value is the brute-force
-sum of the calls, so the checker does not depend on the closed form it checks.
+sum of the calls, so the checker does not depend on the closed form it checks
+(the one long run uses Gauss's pairing instead, to stay fast: its total is past
+2**53, where a float in the formula, even rounded back to an int, is off).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ RULES = {
     "call k also resends the k − 1 earlier steps": (
         "ten calls of 850-token steps", "15 steps of 1,000, no fixed prompt", "200 calls"),
     "Return a whole number (an `int`)": ("the answer is an int",),
+    "exact: not the N²/2 rule of thumb, and no rounding": ("two million calls, exactly", "15 steps of 1,000, no fixed prompt"),
 }
 
 
@@ -63,6 +66,12 @@ def total_tokens_cases(total_input_tokens: Callable):
                 "With a 1,000-token prompt the total is 1,000 * (1 + 2 + ... + 15).")
     yield _case(total_input_tokens, "200 calls", 200, 450, 180,
                 "A long run shows the difference between linear and quadratic growth.")
+    n, prompt, per_step = 1_999_999, 300, 4_505
+    exact = n * prompt + per_step * (n * (n - 1) // 2)
+    yield Case("two million calls, exactly", lambda: total_input_tokens(n, prompt, per_step), expected=exact,
+               given=f"total_input_tokens(n={n}, prompt={prompt}, per_step={per_step})",
+               hint="Past 2**53 a float cannot hold every whole number: int(x / 2) is already rounded. "
+                    "Keep to ints: n * (n - 1) // 2.")
     yield Case("the answer is an int", lambda: total_input_tokens(12, 300, 190), test=_is_int,
                given="total_input_tokens(n=12, prompt=300, per_step=190)",
                hint="Dividing with / gives a float even when the result is whole; use //.")
