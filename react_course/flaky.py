@@ -88,7 +88,9 @@ def serve_flaky(plan: Sequence[Any]) -> Iterator[_FlakyServer]:
     """Serve ``plan`` on 127.0.0.1; yields the server (``.url``, ``.served``)."""
     server = _FlakyServer(plan)
     server.url = f"http://127.0.0.1:{server.server_address[1]}/complete"  # type: ignore[attr-defined]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # A short poll interval: shutdown() waits for the serving loop to look up (0.5 s by default).
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02},
+                              daemon=True)
     thread.start()
     try:
         yield server

@@ -174,15 +174,16 @@ FIND_REPEAT_MUTANTS = {
                                    lambda h: find_repeat(h) or False),
     "compares with the previous call only": (
         "when an earlier call used the same tool", lambda h: _previous_only(h)),
-    "words compared by position": ("the same tool, at most one word added, removed or changed",
-                                   _with_near(lambda a, b: a.tool == b.tool and _by_position(a.input, b.input))),
+    "words compared by position": (
+        "the same tool, at most one word added, removed or changed",
+        _with_near(lambda a, b: a.tool == b.tool and _by_position(a.input, b.input))),
     "alternation checked first": ('Otherwise return `"alternating"`', lambda h: _alternation_first(h)),
 }
 
 
 def _by_position(a: str, b: str) -> bool:
     x, y = a.lower().split(), b.lower().split()
-    return sum(p != q for p, q in zip(x, y)) + abs(len(x) - len(y)) <= 1
+    return sum(p != q for p, q in zip(x, y, strict=False)) + abs(len(x) - len(y)) <= 1
 
 
 def _previous_only(history):
