@@ -163,6 +163,8 @@ IDEMPOTENCY_MUTANTS = {
     "keeps the values, not their names": (
         "different for a different run, tool or arguments",
         lambda r, t, a: f"{r}:{t}:" + ",".join(sorted(str(v) for v in a.values()))),
+    "Python's hash() of a tuple": ("Python's `hash()` of a text",
+                                   lambda r, t, a: str(hash((r, t, frozenset(a.items()))))),
     "returns bytes": ("a non-empty text",
                       lambda r, t, a: hashlib.sha256(json.dumps([r, t, a]).encode()).digest()),
 }

@@ -17,7 +17,18 @@ RULES = {
         "another amount, another key", "another run, another key", "another tool, another key",
         "the same value under another name, another key"),
     "a non-empty text": ("the key is text",),
+    "Python's `hash()` of a text": ("the key does not come from hash()",),
 }
+
+
+class _NoHash(str):
+    """A text whose hash() fails: Python salts the hash of a text differently in every process."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:
+        raise TypeError("hash() was called on the run id or the tool name; Python salts the hash of a "
+                        "text differently in every process, so a retry after a restart gets another key")
 
 REFUND = {"order_id": 88213, "amount": 25}
 
@@ -72,6 +83,11 @@ def idempotency_cases(key: Callable):
     yield case("the same value under another name, another key", base,
                ("run-7", "refund", {"order_id": 88213, "fee": 25}), False,
                "The names of the arguments are part of the action: keep keys and values.")
+    yield Case("the key does not come from hash()",
+               _same(key, (_NoHash("run-7"), _NoHash("refund"), REFUND), base, True), test=_test(True),
+               given=f"idempotency_key{base} then again", hint=(
+                   "hash() changes from one run of Python to the next: hash a canonical text with "
+                   "hashlib instead, or use the text itself."))
     yield case("another run, another key", base, ("run-8", "refund", REFUND), False,
                "The same refund in another run is another request: include run_id.")
     yield case("another tool, another key", base, ("run-7", "cancel_order", REFUND), False,
