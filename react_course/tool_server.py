@@ -102,15 +102,26 @@ class discover_tools:
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name="mcp-client")
         self._closing: asyncio.Event | None = None
         self._session: concurrent.futures.Future | None = None
+        self._ready: concurrent.futures.Future | None = None
+
+    def start(self) -> discover_tools:
+        """Start the server in the background and return at once; ``with`` then waits for it.
+
+        Starting takes a few seconds (two Python processes import the MCP SDK), so a
+        program that knows it will need the tools can start them early.
+        """
+        if self._ready is None:
+            self._ready = concurrent.futures.Future()
+            self._thread.start()
+            self._session = asyncio.run_coroutine_threadsafe(self._hold(self._ready), self._loop)
+        return self
 
     def __enter__(self) -> Any:
         from .tools import ToolRegistry
 
-        self._thread.start()
-        ready: concurrent.futures.Future = concurrent.futures.Future()
-        self._session = asyncio.run_coroutine_threadsafe(self._hold(ready), self._loop)
+        self.start()
         try:
-            self.listed = ready.result(timeout=self.timeout)
+            self.listed = self._ready.result(timeout=self.timeout)
         except BaseException:
             self._shut()
             raise

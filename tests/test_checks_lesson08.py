@@ -168,7 +168,8 @@ def _negative_slice(messages, summary, keep_last):  # turns[-0:] is every turn
     turns = _turns(messages[start:])
     if len(turns) <= keep_last:
         return list(messages)
-    return [*messages[:start], {"role": "user", "content": summary}, *(m for t in turns[-keep_last:] for m in t)]
+    kept = [m for t in turns[-keep_last:] for m in t]
+    return [*messages[:start], {"role": "user", "content": summary}, *kept]
 
 
 COMPRESS_MUTANTS = {

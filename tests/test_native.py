@@ -345,6 +345,16 @@ def test_tools_discovered_over_mcp_give_the_same_run_as_local_tools(demo_url):
     assert date.answer == "Today is Friday, 26 July 2024."
 
 
+def test_a_tool_server_started_early_is_entered_later_and_started_once():
+    from react_course.tool_server import discover_tools
+
+    early = discover_tools(today=TODAY, poisoned=True)
+    assert early.start() is early and early.start() is early  # a second start() does nothing
+    with early as tools:
+        assert "forecast" in tools.names
+        assert tools.run("today", "") == "Today is Friday, 26 July 2024."
+
+
 def test_a_null_for_an_optional_parameter_means_its_default():
     def convert(amount: float, currency: str = "EUR") -> str:
         """Convert rupees. Example input: 480"""

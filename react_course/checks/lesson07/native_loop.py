@@ -22,7 +22,8 @@ RULES = {
     "one tool message per call, linked by its `tool_call_id`": ("two calls in one turn",
                                                                "results linked by id"),
     "one more call with `tool_choice=\"none\"`": ("the step limit: one more call that must answer",),
-    "send the tool declarations": ("the tools are declared", "the step limit: one more call that must answer"),
+    "send the tool declarations": ("the tools are declared",
+                                   "the step limit: one more call that must answer"),
     "work on a copy": ("the caller's list is left alone",),
 }
 QUESTION = [{"role": "system", "content": "Use the tools."},

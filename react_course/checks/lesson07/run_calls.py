@@ -236,5 +236,6 @@ def run_calls_cases(run_calls: Callable):
                [_call(1, "price", pen), _call(2, "price", "{item: pen}"), _call(3, "crash", pen),
                 _call(4, "price", notebook)], frozenset(),
                lambda b: _expect({"call_1": _is("A pen costs 2."), "call_2": _mentions("json"),
-                                  "call_3": _mentions("KeyError", "pen"), "call_4": _is("A notebook costs 4.")}),
+                                  "call_3": _mentions("KeyError", "pen"),
+                                  "call_4": _is("A notebook costs 4.")}),
                "One failed call must not lose the others' results: each call gets its own message.")

@@ -21,7 +21,8 @@ RULES = {
     "call k also resends the k − 1 earlier steps": (
         "ten calls of 850-token steps", "15 steps of 1,000, no fixed prompt", "200 calls"),
     "Return a whole number (an `int`)": ("the answer is an int",),
-    "exact: not the N²/2 rule of thumb, and no rounding": ("two million calls, exactly", "15 steps of 1,000, no fixed prompt"),
+    "exact: not the N²/2 rule of thumb, and no rounding": (
+        "two million calls, exactly", "15 steps of 1,000, no fixed prompt"),
 }
 
 
