@@ -318,7 +318,36 @@ def only_calls_back(items, output, tools, run_tool=run_tool):
     return [*items, *calls, *next_input([], output, tools, run_tool)[len(output):]]
 
 
+def results_after_each_call(items, output, tools, run_tool=run_tool):
+    new = list(items)
+    for item in output:
+        new.append(item)
+        if item["type"] == "function_call":
+            new.append({"type": "function_call_output", "call_id": item["call_id"],
+                        "output": run_tool(tools, item["name"], item["arguments"])})
+    return new
+
+
+def output_wrapped_in_json(items, output, tools, run_tool=run_tool):
+    new = next_input(items, output, tools, run_tool)
+    return [{**i, "output": json.dumps({"result": i["output"]})} if i.get("type") == "function_call_output"
+            else i for i in new]
+
+
+def message_items_dropped(items, output, tools, run_tool=run_tool):
+    return [i for i in next_input(items, output, tools, run_tool) if i.get("type") != "message"]
+
+
+def reasoning_summary_emptied(items, output, tools, run_tool=run_tool):
+    return [{**i, "summary": []} if i.get("type") == "reasoning" else i
+            for i in next_input(items, output, tools, run_tool)]
+
+
 NEXT_INPUT_MUTANTS = {
+    "each result right after its call": results_after_each_call,
+    "run_tool's text wrapped in JSON": output_wrapped_in_json,
+    "message items dropped": message_items_dropped,
+    "reasoning items sent back without their summary": reasoning_summary_emptied,
     "a reasoning item dropped between calls": input_mutant(reasoning=False),
     "results linked by the item's id": input_mutant(link="id"),
     "results before the output items": input_mutant(outputs_first=True),

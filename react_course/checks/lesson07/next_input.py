@@ -75,8 +75,28 @@ def _test(items: list, output: list) -> Callable[[Any], bool | str]:
                     "(the call's call_id, not its id)")
         if got[:len(items)] != items:
             return "the next input starts with the items sent before, unchanged"
-        return f"expected {want}"
+        return _what_differs(got[len(items):], output, want[len(items) + len(output):]) or f"expected {want}"
     return test
+
+
+def _kinds(items: list) -> list:
+    return [i.get("type") if isinstance(i, dict) else type(i).__name__ for i in items]
+
+
+def _what_differs(rest: list, output: list, results: list) -> str | None:
+    """Say which part after the sent items is wrong: the output items, or the results."""
+    if rest[:len(output)] != output and _kinds(rest[:len(output)]) == _kinds(output):
+        index = next(i for i, (a, b) in enumerate(zip(rest, output, strict=False)) if a != b)
+        return (f"pass every output item back unchanged, with all its fields; the {output[index]['type']} "
+                f"item {output[index]['id']} came back as {rest[index]!r}")
+    if rest[:len(output)] != output:
+        return (f"after the items sent before come the output items, every one, as they came and in "
+                f"their order: {_kinds(output)}; got {_kinds(rest[:len(output)])}")
+    for want, got in zip(results, rest[len(output):], strict=False):
+        if isinstance(got, dict) and got.get("output") != want["output"]:
+            return (f"the function_call_output for {want['call_id']} should carry the text run_tool "
+                    f"returned, {want['output']!r}, as its 'output'; got {got.get('output')!r}")
+    return None
 
 
 @exercise(
