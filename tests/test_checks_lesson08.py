@@ -5,9 +5,7 @@ Each mutant names the rule of the statement it breaks, and every rule has at lea
 
 from decimal import Decimal
 
-import pytest
-
-from react_course.checks import _lookup, check
+from mutation_suite import checker_tests
 
 # ------------------------------------------------------------------- references
 
@@ -196,44 +194,11 @@ EXERCISES = {
     "08.compress_messages": (compress_messages, COMPRESS_MUTANTS),
 }
 
-MUTANTS = [(exercise, name, wrong) for exercise, (_, catalogue) in EXERCISES.items()
-           for name, (_, wrong) in catalogue.items()]
-
 # ------------------------------------------------------------------------ tests
 
-
-@pytest.mark.parametrize("exercise", list(EXERCISES))
-def test_reference_passes(exercise: str) -> None:
-    result = check(exercise, EXERCISES[exercise][0])
-    assert result.status == "passed", str(result)
-
-
-@pytest.mark.parametrize("exercise", list(EXERCISES))
-def test_stub_is_not_attempted(exercise: str) -> None:
-    assert check(exercise, stub).status == "not attempted"
-    assert check(exercise, ...).status == "not attempted"
-
-
-@pytest.mark.parametrize(("exercise", "name", "wrong"), MUTANTS, ids=[f"{e}:{n}" for e, n, _ in MUTANTS])
-def test_wrong_solution_fails(exercise: str, name: str, wrong) -> None:
-    result = check(exercise, wrong)
-    assert result.status == "failed", f"{name} was accepted:\n{result}"
-
-
-@pytest.mark.parametrize("exercise", list(EXERCISES))
-def test_every_rule_has_a_mutant_and_every_mutant_a_rule(exercise: str) -> None:
-    rules = {rule for rule, _ in _lookup(exercise).rules}
-    broken = {rule for rule, _ in EXERCISES[exercise][1].values()}
-    assert broken <= rules, f"mutants name rules the checker does not have: {broken - rules}"
-    assert rules <= broken, f"rules without a mutant: {rules - broken}"
-
-
-@pytest.mark.parametrize("exercise", list(EXERCISES))
-def test_each_rules_cases_exist(exercise: str) -> None:
-    spec = _lookup(exercise)
-    names = {case.name for case in spec.cases(EXERCISES[exercise][0])}
-    for rule, cases in spec.rules:
-        assert cases and set(cases) <= names, (rule, set(cases) - names)
+(test_reference_passes, test_stub_is_not_attempted, test_wrong_solution_fails,
+ test_every_rule_has_a_mutant_and_every_mutant_a_rule, test_each_rules_cases_exist,
+ ) = checker_tests(EXERCISES, stub)
 
 
 def test_the_library_agrees_with_the_references() -> None:

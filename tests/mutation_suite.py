@@ -1,0 +1,63 @@
+"""The mutation tests a lesson's checkers share, written once.
+
+A lesson's test module gives ``EXERCISES = {exercise id: (reference, mutants)}``,
+where ``mutants`` maps a name to ``(the rule it breaks, the wrong solution)``,
+and a ``stub`` that raises NotImplementedError like an untouched exercise.
+``checker_tests`` returns five test functions for the module to bind:
+
+- the reference passes; the stub (and ``...``) is "not attempted";
+- every wrong solution fails;
+- every rule of the checker's table has a wrong solution, and every wrong
+  solution names a rule of the table;
+- every case a rule lists is a case the checker really runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from react_course.checks import _lookup, check
+
+Exercises = dict[str, tuple[Callable[..., Any], dict[str, tuple[str, Any]]]]
+
+
+def checker_tests(exercises: Exercises, stub: Callable[..., Any]) -> tuple[Callable[..., None], ...]:
+    ids = list(exercises)
+    mutants = [(exercise, name, wrong) for exercise, (_, catalogue) in exercises.items()
+               for name, (_, wrong) in catalogue.items()]
+
+    @pytest.mark.parametrize("exercise", ids)
+    def test_reference_passes(exercise: str) -> None:
+        result = check(exercise, exercises[exercise][0])
+        assert result.status == "passed", str(result)
+
+    @pytest.mark.parametrize("exercise", ids)
+    def test_stub_is_not_attempted(exercise: str) -> None:
+        assert check(exercise, stub).status == "not attempted"
+        assert check(exercise, ...).status == "not attempted"
+
+    @pytest.mark.parametrize(("exercise", "name", "wrong"), mutants,
+                             ids=[f"{e}:{n}" for e, n, _ in mutants])
+    def test_wrong_solution_fails(exercise: str, name: str, wrong: Any) -> None:
+        result = check(exercise, wrong)
+        assert result.status == "failed", f"{name} was accepted:\n{result}"
+
+    @pytest.mark.parametrize("exercise", ids)
+    def test_every_rule_has_a_mutant_and_every_mutant_a_rule(exercise: str) -> None:
+        rules = {rule for rule, _ in _lookup(exercise).rules}
+        broken = {rule for rule, _ in exercises[exercise][1].values()}
+        assert broken <= rules, f"mutants name rules the checker does not have: {broken - rules}"
+        assert rules <= broken, f"rules without a mutant: {rules - broken}"
+
+    @pytest.mark.parametrize("exercise", ids)
+    def test_each_rules_cases_exist(exercise: str) -> None:
+        spec = _lookup(exercise)
+        names = {case.name for case in spec.cases(exercises[exercise][0])}
+        for rule, cases in spec.rules:
+            assert cases and set(cases) <= names, (rule, set(cases) - names)
+
+    return (test_reference_passes, test_stub_is_not_attempted, test_wrong_solution_fails,
+            test_every_rule_has_a_mutant_and_every_mutant_a_rule, test_each_rules_cases_exist)
