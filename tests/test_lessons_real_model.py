@@ -18,7 +18,11 @@ import stub_servers as stub
 from stub_servers import KEY, MODEL, StubServer
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted([*ROOT.glob("notebooks/[0-9]*.ipynb"), *ROOT.glob("exercises/[0-9]*.ipynb")])
+# Exercise notebooks run on scripted models; only those that read the model setting are run here.
+READS_THE_SETTING = ("course_model", "native_client", "uses_real_model", "real_model(")
+NOTEBOOKS = sorted([*ROOT.glob("notebooks/[0-9]*.ipynb"),
+                    *(p for p in ROOT.glob("exercises/[0-9]*.ipynb")
+                      if any(name in p.read_text(encoding="utf-8") for name in READS_THE_SETTING))])
 
 PROSE = "I think the answer is probably somewhere in the documents, but I am not sure."
 
