@@ -3,6 +3,7 @@
 A lesson's test module gives ``EXERCISES = {exercise id: (reference, mutants)}``,
 where ``mutants`` maps a name to ``(the rule it breaks, the wrong solution)``,
 and a ``stub`` that raises NotImplementedError like an untouched exercise.
+``caught_under`` and ``rules_of`` serve the lessons whose tests are written out by hand.
 ``checker_tests`` returns five test functions for the module to bind:
 
 - the reference passes; the stub (and ``...``) is "not attempted";
@@ -22,6 +23,19 @@ import pytest
 from react_course.checks import _lookup, check
 
 Exercises = dict[str, tuple[Callable[..., Any], dict[str, tuple[str, Any]]]]
+
+
+def caught_under(exercise_id: str, mutant: Any, rule: str) -> str:
+    """'' when the mutant fails a case that the rule lists (and the feedback names the rule)."""
+    result = check(exercise_id, mutant)
+    if result.status != "failed":
+        return f"not caught at all:\n{result}"
+    named = [c for c in result.cases if c.status == "failed" and f'"{rule}"' in c.rule]
+    return "" if named else f"caught, but by no case of the rule {rule!r}:\n{result}"
+
+
+def rules_of(exercise_id: str) -> set[str]:
+    return {rule for rule, _ in _lookup(exercise_id).rules}
 
 
 def checker_tests(exercises: Exercises, stub: Callable[..., Any]) -> tuple[Callable[..., None], ...]:

@@ -5,23 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from mutation_suite import caught_under, rules_of
 
 import react_course as rc
-from react_course.checks import _lookup, check
+from react_course.checks import check
 from react_course.checks.lesson01 import QUESTION, _library_run, _reference_labels
-
-
-def caught_under(exercise_id: str, mutant, rule: str) -> str:
-    """'' when the mutant fails a case that the rule lists (and the feedback names the rule)."""
-    result = check(exercise_id, mutant)
-    if result.status != "failed":
-        return f"not caught at all:\n{result}"
-    named = [c for c in result.cases if c.status == "failed" and f'"{rule}"' in c.rule]
-    return "" if named else f"caught, but by no case of the rule {rule!r}:\n{result}"
-
-
-def rules_of(exercise_id: str) -> set[str]:
-    return {rule for rule, _ in _lookup(exercise_id).rules}
 
 
 def by_rule(table: dict[str, list[str]]) -> list[tuple[str, str]]:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from mutation_suite import caught_under, rules_of
 
 import react_course as rc
-from react_course.checks import _lookup, check
+from react_course.checks import check
 from react_course.prompts import render_action
 
 STOP = ["\nObservation"]
@@ -13,19 +14,6 @@ STOP = ["\nObservation"]
 
 def not_written(*args, **kwargs):
     raise NotImplementedError("exercise 2.x: write it")
-
-
-def caught_under(exercise_id: str, mutant, rule: str) -> str:
-    """'' when the mutant fails a case that the rule lists (and the feedback names the rule)."""
-    result = check(exercise_id, mutant)
-    if result.status != "failed":
-        return f"not caught at all:\n{result}"
-    named = [c for c in result.cases if c.status == "failed" and f'"{rule}"' in c.rule]
-    return "" if named else f"caught, but by no case of the rule {rule!r}:\n{result}"
-
-
-def rules_of(exercise_id: str) -> set[str]:
-    return {rule for rule, _ in _lookup(exercise_id).rules}
 
 
 # ---------------------------------------------------------------- 02.scripted_model
