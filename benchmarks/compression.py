@@ -3,7 +3,7 @@
     python benchmarks/compression.py           print the tables
     python benchmarks/compression.py --save    also write benchmarks/compression.json
 
-One run per task and setting, on the bundled long tasks (``react_course.long_tasks``:
+One run per task and setting, on the bundled long tasks (``react_course.lessons.long_tasks``:
 10, 12 and 15 orders, 12 to 17 model calls each) with their scripted models, so
 every figure is exact and repeatable. Input tokens are counted with
 ``count_tokens`` on every prompt the model was sent; the summariser's own tokens
@@ -24,7 +24,7 @@ from pathlib import Path
 import react_course as rc
 from react_course.context import Compressor, ExtractiveSummariser
 from react_course.cost import cost, prices, shared_prefix_tokens
-from react_course.long_tasks import TASKS, solved, task_model, task_tools
+from react_course.lessons.long_tasks import TASKS, solved, task_model, task_tools
 from react_course.record import Usage
 from react_course.routing import Router
 from react_course.tokens import count_tokens, tokenizer_backend

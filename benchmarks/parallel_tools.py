@@ -77,7 +77,7 @@ def run_native_figures() -> dict[str, float]:
 
     from react_course.native import run_native
     from react_course.scripted_api import serve
-    from react_course.scripted_chat import Call, ChatTurn, ScriptedChatModel
+    from react_course.scripted_api.models import Call, ChatTurn, ScriptedChatModel
     from react_course.tools import ToolRegistry
 
     def model(n: int) -> ScriptedChatModel:

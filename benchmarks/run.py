@@ -51,7 +51,7 @@ def loop_speed(seconds: float = 3.0) -> dict[str, float]:
 
 def notebook_times(repeats: int = 1) -> dict[str, float]:
     """Seconds to run each notebook top to bottom in a fresh kernel (kernel start included)."""
-    from react_course.authoring import execute_notebook
+    from react_course.course.authoring import execute_notebook
 
     os.environ.pop("REACT_COURSE_MODEL", None)
     found = {}

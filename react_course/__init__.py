@@ -50,8 +50,8 @@ from .providers import (
 )
 from .record import Observation, RunResult, Step, ToolCall, Usage
 from .safety import check_answer, check_provenance, refund_limit
-from .scripted_chat import ChatTurn, ReactiveChatModel, ScriptedChatModel
-from .scripted_demo import demo_chat_model
+from .scripted_api.demo import demo_chat_model
+from .scripted_api.models import ChatTurn, ReactiveChatModel, ScriptedChatModel
 from .stopping import people_tools, should_stop, steps_for
 from .stops import DEFAULT_STOPS, cut_at_stop
 from .tokens import count_tokens, estimate_tokens

@@ -1,5 +1,5 @@
 """``python -m react_course`` is the same as the ``react-course`` command."""
 
-from .cli import main
+from .course.cli import main
 
 raise SystemExit(main())

@@ -47,12 +47,10 @@ from .errors import LimitReached
 from .guards import Budget
 from .observations import truncate
 from .record import Observation, ToolCall
-from .safety import check_provenance, gate, mark_untrusted, without_model_flags
+from .safety import Policy, check_provenance, gate, mark_untrusted, without_model_flags
 from .tools import ToolRegistry
 from .tools.definition import Tool
 
-# policy(call, tool) -> None to allow, or the reason for refusing (lesson 06; see safety.py).
-Policy = Callable[[ToolCall, Tool], "str | None"]
 TRUNCATION_TIP = "Ask for something narrower to see the rest"
 _DEFAULT: Any = object()
 
@@ -61,18 +59,40 @@ def execute(call: ToolCall, registry: ToolRegistry, budget: Budget | None = None
             policy: Policy | None = None, timeout: float | None = _DEFAULT,
             max_chars: int | None = _DEFAULT) -> Observation:
     """Run one tool call; every way it can go wrong becomes an observation."""
-    limits = budget.limits if budget else None
-    tool = registry[call.name] if call.name in registry else None
-    if budget is not None:
-        refusal = budget.check_repeat(call, repeatable=bool(tool and tool.repeatable))
-        if refusal:
-            return Observation(call.id, refusal, "repeat")
-        refusal = budget.check_tool_errors(call)
-        if refusal:
-            return Observation(call.id, refusal, "refused")
-    observation = _run(call, tool, registry, policy, _time_limit(timeout, budget), budget)
+    refusal = admit(call, registry, budget)
+    if refusal is not None:
+        return refusal
+    observation = _run(call, _tool(call, registry), registry, policy, _time_limit(timeout, budget), budget)
+    return settle(call, observation, budget, max_chars)
+
+
+def _tool(call: ToolCall, registry: ToolRegistry) -> Tool | None:
+    return registry[call.name] if call.name in registry else None
+
+
+def admit(call: ToolCall, registry: ToolRegistry, budget: Budget | None,
+          this_turn: set[tuple[str, str]] | None = None) -> Observation | None:
+    """The budget's refusal of a call before it runs (a repeat, a tool that keeps failing), or None.
+
+    Always called on the calling thread, so the counters it changes are never raced.
+    """
+    if budget is None:
+        return None
+    tool = _tool(call, registry)
+    refusal = budget.check_repeat(call, repeatable=bool(tool and tool.repeatable), this_turn=this_turn)
+    if refusal:
+        return Observation(call.id, refusal, "repeat")
+    refusal = budget.check_tool_errors(call)
+    if refusal:
+        return Observation(call.id, refusal, "refused")
+    return None
+
+
+def settle(call: ToolCall, observation: Observation, budget: Budget | None,
+           max_chars: int | None = _DEFAULT) -> Observation:
+    """After a call ran: truncate its result, then let the budget record it (calling thread)."""
     if max_chars is _DEFAULT:
-        max_chars = limits.max_observation_chars if limits else None
+        max_chars = budget.limits.max_observation_chars if budget else None
     if max_chars is not None:
         observation = Observation(call.id, truncate(observation.text, max_chars, tip=TRUNCATION_TIP),
                                   observation.error)
@@ -95,12 +115,27 @@ def _after(call: ToolCall, observation: Observation, budget: Budget) -> Observat
 
 def execute_all(calls: Sequence[ToolCall], registry: ToolRegistry, budget: Budget | None = None, *,
                 policy: Policy | None = None) -> list[Observation]:
-    """One turn's calls, each with its observation, in order: in parallel only if all are read-only."""
+    """One turn's calls, each with its observation, in order: in parallel only if all are read-only.
+
+    In parallel, every decision that counts is made on the calling thread: which calls
+    may run (repeats within the turn or before it, tools that keep failing) before any
+    body starts, and each result's recording, in the calls' order, after all finish.
+    Only the tool bodies run in the worker threads.
+    """
     read_only = all(c.name in registry and not registry[c.name].side_effects for c in calls)
     if len(calls) < 2 or not read_only or not _threads_work():
         return [execute(c, registry, budget, policy=policy) for c in calls]
-    with ThreadPoolExecutor(max_workers=min(8, len(calls))) as pool:
-        return list(pool.map(lambda c: execute(c, registry, budget, policy=policy), calls))
+    this_turn: set[tuple[str, str]] = set()
+    decided = [admit(c, registry, budget, this_turn) for c in calls]
+    to_run = [c for c, refusal in zip(calls, decided, strict=True) if refusal is None]
+
+    def body(call: ToolCall) -> Observation:
+        return _run(call, _tool(call, registry), registry, policy, _time_limit(_DEFAULT, budget), budget)
+
+    with ThreadPoolExecutor(max_workers=min(8, max(1, len(to_run)))) as pool:
+        ran = iter(list(pool.map(body, to_run)))
+    return [refusal if refusal is not None else settle(call, next(ran), budget)
+            for call, refusal in zip(calls, decided, strict=True)]
 
 
 def _run(call: ToolCall, tool: Tool | None, registry: ToolRegistry, policy: Policy | None,

@@ -21,8 +21,11 @@ retried model calls (``retry.wait_before_retry``, called from
 ``loop.call_model``). Lesson 06 adds what ``execute`` checks for safety: the
 texts seen in this run (for argument provenance) and two switches.
 
-What it leaves out: prices (lesson 08 sets ``cost``) and the step table per
-kind of task (``stopping.steps_for`` picks ``max_steps``).
+Money: ``max_cost`` holds only where calls can be priced, so ``price_calls``
+takes a price (the caller's, or the price table's entry for the model) and
+refuses a money cap it could not enforce; a limit that is accepted and never
+checked is worse than none. What it leaves out: the step table per kind of
+task (``stopping.steps_for`` picks ``max_steps``).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from decimal import Decimal
 
+from .cost import Price, cost, money, price_of
 from .errors import LimitExceeded, LimitReached
 from .record import Observation, ToolCall, Usage
 from .retry import Backoff
@@ -118,7 +122,8 @@ class Budget:
         self.started = clock()
         self.steps_taken = 0
         self.usage = Usage()
-        self.cost: Decimal | None = None  # set by a caller that knows prices (lesson 08)
+        self.price: Price | None = None  # how calls are priced (``price_calls``); None: unpriced
+        self.cost: Decimal | None = None  # money spent so far, once calls are priced
         self.failures_in_a_row = 0
         self.fatal = False
         self.successful_calls = 0
@@ -147,20 +152,55 @@ class Budget:
         if limit is not None and self.elapsed() >= limit:
             raise LimitReached("time_limit", f"the run took over {limit:g} s")
 
+    # money ---------------------------------------------------------------------------
+    def price_calls(self, price: Price | None = None, model: str | None = None) -> None:
+        """Price every call at ``price``, or at the price table's entry for ``model``.
+
+        A ``max_cost`` that no price can enforce is refused here, before any call:
+
+        >>> Budget(Limits(max_cost=Decimal("0.01"))).price_calls(None, "my-local-model")
+        Traceback (most recent call last):
+        ValueError: max_cost=0.01 cannot be enforced: there is no price for 'my-local-model' ...
+        """
+        price = price if price is not None else price_of(model) if isinstance(model, str) else None
+        if price is not None and (price.input is None or price.output is None):
+            price = None  # a partial price cannot bound a run
+        if price is None and self.limits.max_cost is not None:
+            raise ValueError(
+                f"max_cost={self.limits.max_cost} cannot be enforced: there is no price for {model!r} "
+                "in the price table (react_course.cost.prices()). Pass price=react_course.cost.Price(...) "
+                "with its input and output prices, or leave max_cost out.")
+        self.price, self.cost = price, (Decimal(0) if price is not None else None)
+
+    def _priced(self, usage: Usage) -> Decimal:
+        """The money for ``usage``; cached input with no cached price counts at the full price."""
+        amount = cost(usage, self.price)
+        if amount is None:  # only the cached price can be missing here: take the higher one
+            amount = cost(Usage(usage.input, usage.output), self.price)
+        return amount if amount is not None else Decimal(0)
+
     # model calls -----------------------------------------------------------------------
     def before_call(self, prompt_tokens: int) -> None:
-        """Before a model call: is there time, and room for this prompt?"""
+        """Before a model call: is there time, and room for this prompt (in tokens and money)?"""
         self.check_time()
         limit, used = self.limits.max_tokens, self.usage.total
         if limit is not None and used + prompt_tokens > limit:
-            raise LimitReached("budget", f"the next call would bring the run to {used + prompt_tokens:,} "
-                                         f"tokens (limit {limit:,})")
-        if self.limits.max_cost is not None and self.cost is not None and self.cost >= self.limits.max_cost:
-            raise LimitReached("budget", f"the run has cost {self.cost} (limit {self.limits.max_cost})")
+            raise LimitReached("budget", f"the run has used {used:,} tokens, and sending the next prompt "
+                                         f"({prompt_tokens:,}) would bring it to {used + prompt_tokens:,} "
+                                         f"before any reply (limit {limit:,})")
+        cap = self.limits.max_cost
+        if cap is not None and self.cost is not None:
+            after = self.cost + self._priced(Usage(prompt_tokens, 0))
+            if after > cap:
+                raise LimitReached("budget", f"the run has cost {money(self.cost, 6)}, and sending the next "
+                                             f"prompt would bring it to {money(after, 6)} before any reply "
+                                             f"(limit {money(cap, 6)})")
         self.steps_taken += 1
 
     def after_call(self, usage: Usage) -> None:
         self.usage += usage
+        if self.cost is not None:
+            self.cost += self._priced(usage)
         self.failures_in_a_row = 0
         self.successful_calls += 1
 
@@ -184,10 +224,24 @@ class Budget:
         self.watch.check()
 
     # tool calls --------------------------------------------------------------------------
-    def check_repeat(self, call: ToolCall, repeatable: bool = False) -> str | None:
-        """The refusal for an exact repeat of an earlier call, or None to go ahead."""
-        first = self.first_call.get(repeat_key(call.name, call.arguments))
-        if first is None or repeatable:
+    def check_repeat(self, call: ToolCall, repeatable: bool = False,
+                     this_turn: set[tuple[str, str]] | None = None) -> str | None:
+        """The refusal for an exact repeat of an earlier call, or None to go ahead.
+
+        ``this_turn`` holds the calls already let through in the same turn: a native
+        turn's calls are all decided here, on the calling thread, before any runs.
+        """
+        key = repeat_key(call.name, call.arguments)
+        if repeatable:
+            return None
+        if this_turn is not None and key in this_turn:
+            self.refused += 1
+            return (f"You asked for {call.name} with {call.arguments!r} twice in this turn; "
+                    "it runs once, and its result answers both.")
+        first = self.first_call.get(key)
+        if first is None:
+            if this_turn is not None:
+                this_turn.add(key)
             return None
         self.refused += 1
         return repeat_message(call.name, call.arguments, first)

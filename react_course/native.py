@@ -15,7 +15,9 @@ are the text loop's: the run record (``record.py``), the budget that owns every
 counter (``guards.Budget``) and the one door every tool call passes
 (``execute.execute_all``: unknown tools, repeats, argument validation, time
 limits and errors become tool results; read-only calls run in parallel).
-Only reading a reply and writing the results back differ, once for each of
+The step loop is ``driver.drive``, as for the text loop; ``NativeAgent`` says
+only how a native step sends and reads. Reading a reply and writing the
+results back differ once more for each of
 OpenAI's two protocols (``wire.py``): Chat Completions (``tool_calls`` on
 the assistant message, ``tool`` messages) and Responses (``function_call`` /
 ``function_call_output`` items linked by ``call_id``, reasoning items passed
@@ -29,20 +31,19 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .errors import LimitReached, ModelConfigError, ModelError
+from .driver import drive
+from .errors import ModelConfigError
 from .execute import execute_all
 from .guards import Budget, Limits
-from .loop import call_within_budget, drive, model_failed
-from .record import Observation, RunResult, Step, ToolCall, handover_summary, short
+from .record import Observation, RunResult, Step, ToolCall, Usage, short
 from .tokens import count_tokens
 from .tools import ToolRegistry, as_registry
 from .wire import PROTOCOLS, Reply, make_wire
 
-__all__ = ["PROTOCOLS", "execute_turn", "native_client", "run_native"]
+__all__ = ["PROTOCOLS", "NativeAgent", "execute_turn", "native_client", "run_native"]
 
 
 def run_native(
@@ -57,6 +58,7 @@ def run_native(
     on_step: Callable[[Step], None] | None = None,
     parallel_tool_calls: bool | None = None,
     strict: bool = True,
+    prices: Any = None,
     **limits: Any,
 ) -> RunResult:
     """Answer with native tool calls through ``client`` (an ``openai.OpenAI``).
@@ -65,14 +67,18 @@ def run_native(
     message). ``protocol`` is "chat" (Chat Completions) or "responses".
     ``parallel_tool_calls=False`` asks for one call per turn, for when order
     matters; ``None`` leaves the server's default. ``limits`` are the fields
-    of ``guards.Limits``. Nothing the model does makes it raise; a wrong
-    setting (key, model name, URL) does, before the first successful call.
+    of ``guards.Limits``; ``prices`` (a ``cost.Prices``) lets ``max_cost`` be
+    enforced for a model the price table does not know. Nothing the model does
+    makes it raise; a wrong setting (key, model name, URL) does, before the
+    first successful call.
     """
     wire = make_wire(protocol, client, model, as_registry(tools), strict=strict,
                      parallel_tool_calls=parallel_tool_calls)
     messages = _as_messages(messages)
-    budget = Budget(Limits.from_options(max_steps=max_steps, **limits), question=_question(messages))
-    return _NativeRun(wire, budget, messages, policy, on_step).go()
+    question = _question(messages)
+    budget = Budget(Limits.from_options(max_steps=max_steps, **limits), question=question)
+    budget.price_calls(prices, model)
+    return drive(NativeAgent(wire, budget, messages, policy), budget, question, on_step)
 
 
 def _as_messages(messages: str | list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -93,58 +99,36 @@ def _question(messages: list[dict[str, Any]]) -> str:
     return ""
 
 
-class _NativeRun:
-    """The state of one run; ``go`` is the loop."""
+class NativeAgent:
+    """How a native step talks to the model: the history and the tool schemas in, calls out."""
 
-    def __init__(self, wire: Any, budget: Budget, messages: list[dict[str, Any]],
-                 policy: Any, on_step: Callable[[Step], None] | None) -> None:
-        self.wire, self.budget, self.policy, self.on_step = wire, budget, policy, on_step
-        self.question = _question(messages)
+    format = "native"
+
+    def __init__(self, wire: Any, budget: Budget, messages: list[dict[str, Any]], policy: Any) -> None:
+        self.wire, self.budget, self.policy = wire, budget, policy
         self.history: list[dict[str, Any]] = wire.start(messages)
-        self.steps: list[Step] = []
 
-    def go(self) -> RunResult:
-        return drive(self.take_step, self.steps, self.budget, self.end)
+    def prepare(self, steps: list[Step], forced: bool) -> tuple[list[dict[str, Any]], int]:
+        return self.history, count_tokens(self.wire.size(self.history))  # on the high side for JSON
 
-    def take_step(self, forced: bool = False) -> Step:
-        prompt_tokens = count_tokens(self.wire.size(self.history))  # on the high side for JSON
-        self.budget.before_call(prompt_tokens)
-        step, began = Step(len(self.steps) + 1, format="native", forced=forced), time.monotonic()
-        try:
-            reply = call_within_budget(lambda: self.wire.send(
-                self.history, tool_choice="none" if forced else None,
-                timeout=self.budget.remaining_seconds()), self.budget)
-        except (ModelError, LimitReached) as error:  # retried within the budget, or the end of the run
-            model_failed(step, error, self.budget, prompt_tokens, began)
-        else:
-            self.budget.after_call(reply.usage)
-            self.read(step, reply, forced)
-        step.latency = time.monotonic() - began
-        self.steps.append(step)
-        if self.on_step:
-            self.on_step(step)
-        return step
+    def send(self, history: list[dict[str, Any]], forced: bool, timeout: float | None) -> Reply:
+        return self.wire.send(history, tool_choice="none" if forced else None, timeout=timeout)
 
-    def read(self, step: Step, reply: Reply, forced: bool) -> None:
-        """Record the reply; run its calls and write the results back, linked by id."""
+    def read(self, step: Step, reply: Reply, sent: int) -> Usage:
+        """Record the reply; a reply without calls is the answer (a forced one keeps its text)."""
         step.text, step.usage = reply.text, reply.usage
         # The thought: hidden reasoning when the server shows it, else the text beside the calls.
         step.thought = reply.reasoning or (reply.text if reply.calls else "")
         step.message, step.calls = reply.message, list(reply.calls)
         self.history += reply.items
-        if not reply.calls or forced:  # no calls: the answer; forced: calls are recorded, never run
-            step.answer = reply.text if not reply.calls or reply.text else None
-            return
-        step.observations = self.run_calls(step.calls)
-        step.error = next((o.error for o in step.observations if o.error), None)
+        if not reply.calls or (step.forced and reply.text):
+            step.answer = reply.text
+        return reply.usage
+
+    def act(self, step: Step) -> None:
+        """Run the calls and write the results back, each linked to its call by id."""
+        step.observations = execute_turn(step.calls, self.wire.registry, self.budget, policy=self.policy)
         self.history += self.wire.results(step.observations)
-
-    def run_calls(self, calls: list[ToolCall]) -> list[Observation]:
-        return execute_turn(calls, self.wire.registry, self.budget, policy=self.policy)
-
-    def end(self, end_reason: str, detail: str, answer: str | None = None) -> RunResult:
-        answer = handover_summary(self.question, self.steps, detail) if answer is None else answer
-        return RunResult(self.question, answer, end_reason, self.steps, detail, format="native")
 
 
 def execute_turn(calls: list[ToolCall], registry: ToolRegistry, budget: Budget | None = None, *,

@@ -10,8 +10,11 @@ check the program makes whatever the model wrote:
   observation contains;
 - ``mark_untrusted``: observations are wrapped as data, never instructions;
 - approval: a side-effecting call runs only when a policy function (or a
-  person) says yes (``gate``); flags the model writes in its arguments
-  (``{"approved": true}``) are removed before the policy or the tool sees them;
+  person) says yes (``gate``): ``policy(tool_name, arguments)`` returns
+  ``True`` to approve, and anything else refuses (a string says why), so a
+  policy that forgets to answer, answers ``""`` or raises fails closed; flags
+  the model writes in its arguments (``{"approved": true}``) are removed
+  before the policy or the tool sees them;
 - ``idempotency_key`` and ``SideEffectLog``: a retried side effect runs at most
   once, and every one is recorded so that it can be compensated;
 - ``goal_reminder``: the question and the open items, restated near the end of
@@ -30,6 +33,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from typing import Any
 
 from .record import ToolCall
@@ -95,8 +99,9 @@ def mark_untrusted(text: str, source: str) -> str:
             f"{body}\n</data>")
 
 
-# A policy approves or refuses a side-effecting call: None to allow, or the reason for refusing.
-Policy = Callable[[ToolCall, Any], "str | None"]
+# An approval policy: policy(tool name, arguments) -> True to approve; a string (the reason)
+# or anything else refuses. One convention for lesson 06, exercise 6.2 and both loops.
+Policy = Callable[[str, dict[str, Any]], "bool | str"]
 
 MODEL_FLAGS = frozenset({"approved", "approval", "confirm", "confirmed", "authorized",
                          "authorised", "override", "force", "admin"})
@@ -132,39 +137,49 @@ def without_model_flags(call: ToolCall) -> ToolCall:
 def gate(call: ToolCall, tool: Any, policy: Policy | None) -> str | None:
     """Ask ``policy`` (code, or a person through ``ask_person``) about a side-effecting call.
 
-    None means go ahead; text is the reason for refusing. No policy, or a policy that
-    fails, refuses (fail closed). The model's own flags never reach the policy.
+    None means go ahead; text is the reason for refusing. Only ``True`` approves: no
+    policy, a policy that raises, or one that returns anything else refuses (fail closed).
+    The model's own flags never reach the policy.
 
     >>> print(gate(ToolCall("c1", "refund", {"order_id": 88213, "approved": True}), None, None))
     no approval policy is set for this run, and the model cannot approve its own calls
+    >>> print(gate(ToolCall("c1", "refund", {"order_id": 88213}), None, lambda name, args: "yes"))
+    yes
+    >>> gate(ToolCall("c1", "refund", {"order_id": 88213}), None, lambda name, args: True) is None
+    True
     """
     if policy is None:
         return "no approval policy is set for this run, and the model cannot approve its own calls"
+    checked = without_model_flags(call)
     try:
-        verdict = policy(without_model_flags(call), tool)
+        verdict = policy(checked.name, arguments_of(checked))
     except Exception as error:  # the approval could not be asked: the answer is no
         return f"the approval check failed ({type(error).__name__}: {error})"
-    return None if verdict is None else str(verdict)
+    if verdict is True:
+        return None
+    if isinstance(verdict, str) and verdict.strip():
+        return verdict
+    return f"the policy did not approve it: it returned {verdict!r}, and only True approves"
 
 
 def refund_limit(max_amount: float) -> Policy:
     """A policy: refunds up to ``max_amount``; anything else needs a person."""
-    def policy(call: ToolCall, tool: Any) -> str | None:
-        if call.name != "refund":
-            return f"the policy allows only refunds, not {call.name}"
-        amount = float(arguments_of(call).get("amount", 0) or 0)
-        if amount > max_amount:
-            return f"a refund of {amount:g} is over the limit of {max_amount:g}: a person must approve it"
-        return None
+    def policy(name: str, arguments: dict[str, Any]) -> bool | str:
+        if name != "refund":
+            return f"the policy allows only refunds, not {name}"
+        asked = arguments.get("amount", 0)
+        if Decimal(str(asked or 0)) > Decimal(str(max_amount)):  # money compared exactly, never as floats
+            return f"a refund of {asked} is over the limit of {max_amount}: a person must approve it"
+        return True
     return policy
 
 
 def ask_person(ask: Callable[[str], str] = input) -> Policy:
     """A policy that asks a person; only a typed "yes" approves."""
-    def policy(call: ToolCall, tool: Any) -> str | None:
-        args = json.dumps(arguments_of(call), sort_keys=True, default=str)
-        reply = ask(f"Allow {call.name}({args})? [yes/no] ")
-        return None if reply.strip().lower() == "yes" else "a person said no"
+    def policy(name: str, arguments: dict[str, Any]) -> bool | str:
+        shown = json.dumps(arguments, sort_keys=True, default=str)
+        reply = ask(f"Allow {name}({shown})? [yes/no] ")
+        return True if reply.strip().lower() == "yes" else "a person said no"
     return policy
 
 

@@ -42,7 +42,7 @@ def _require_kernel(items: list[pytest.Item]) -> None:
         return
     from jupyter_client.kernelspec import KernelSpecManager
 
-    from react_course.authoring import KERNEL_NAME
+    from react_course.course.authoring import KERNEL_NAME
 
     if KERNEL_NAME not in KernelSpecManager().find_kernel_specs():
         pytest.exit(f"The Jupyter kernel {KERNEL_NAME!r} is not registered, so no notebook can run. "

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from react_course.authoring import MarkerError, build_exercises, make_exercise, new_notebook, strip_source
+from react_course.course.authoring import (
+    MarkerError,
+    build_exercises,
+    make_exercise,
+    new_notebook,
+    strip_source,
+)
 
 
 def test_block_becomes_a_numbered_stub() -> None:
@@ -48,7 +54,7 @@ def test_make_exercise_numbers_from_headings_drops_solution_cells_and_clears_out
 
 
 def test_build_writes_then_reports_drift(tmp_path) -> None:
-    from react_course.authoring import notebook_text
+    from react_course.course.authoring import notebook_text
 
     solutions, exercises = tmp_path / "solutions", tmp_path / "exercises"
     solutions.mkdir()
@@ -65,7 +71,7 @@ def test_build_writes_then_reports_drift(tmp_path) -> None:
 
 @pytest.mark.slow
 def test_execute_saves_one_stream_per_cell(tmp_path) -> None:
-    from react_course.authoring import execute_notebook, notebook_text
+    from react_course.course.authoring import execute_notebook, notebook_text
 
     # The kernel sends what was printed every so often, so one cell's text can
     # arrive in pieces that differ run to run; saved, it must be one output.

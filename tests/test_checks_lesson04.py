@@ -27,7 +27,7 @@ import react_course as rc
 from react_course.checks import _lookup, check, exercises
 from react_course.checks.lesson04 import _LINES, _PREDICTIONS, _isolated
 from react_course.checks.lesson04.strict_calculate import HUGE
-from react_course.slips import SHOP_QUESTION, forgiving_price, scratchpad_lines, slip_model
+from react_course.lessons.slips import SHOP_QUESTION, forgiving_price, scratchpad_lines, slip_model
 
 PARENT = os.getpid()
 

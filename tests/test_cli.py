@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from react_course.cli import main
+from react_course.course.cli import main
 
 
 def test_run_prints_the_trace_and_the_answer(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,7 +17,7 @@ from react_course.context import (
     tool_pairs_intact,
     tool_turns,
 )
-from react_course.long_tasks import TASKS, order_record, solved, task_model, task_tools
+from react_course.lessons.long_tasks import TASKS, order_record, solved, task_model, task_tools
 from react_course.record import Usage
 from react_course.routing import Router
 from react_course.tokens import count_tokens

@@ -12,9 +12,9 @@ import pytest
 import stub_servers as stub
 from stub_servers import KEY, MODEL, StubServer
 
-from react_course import doctor, doctor_model
-from react_course.cli import main
-from react_course.doctor import Finding, diagnose, report, report_json
+from react_course.course import doctor, doctor_model
+from react_course.course.cli import main
+from react_course.course.doctor import Finding, diagnose, report, report_json
 
 
 @pytest.fixture(autouse=True)
@@ -96,7 +96,7 @@ def test_the_kernel_fix_uses_the_notebooks_name_and_display_name(monkeypatch) ->
 
 
 def test_a_lesson_that_fails_in_the_kernel_is_a_fix(monkeypatch) -> None:
-    import react_course.authoring as authoring
+    import react_course.course.authoring as authoring
 
     def broken(path, **options):
         raise RuntimeError("Kernel died before replying to kernel_info")

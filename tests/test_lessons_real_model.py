@@ -103,7 +103,7 @@ def test_the_bad_model_gives_every_kind_of_bad_answer() -> None:
 
 def _execute(notebook: Path):
     """Run the notebook; a kernel that dies while starting (a loaded machine) gets one more try."""
-    from react_course.authoring import execute_notebook
+    from react_course.course.authoring import execute_notebook
 
     try:
         return execute_notebook(notebook, save=False, timeout=120, allow_errors=True)

@@ -18,7 +18,7 @@ from react_course.native import native_client, run_native
 from react_course.record import RunResult
 from react_course.schemas import declare, docstring_notes, parse_arguments
 from react_course.scripted_api import serve
-from react_course.scripted_chat import Call, ChatTurn, ReactiveChatModel, ScriptedChatModel
+from react_course.scripted_api.models import Call, ChatTurn, ReactiveChatModel, ScriptedChatModel
 from react_course.tools import ToolRegistry, default_tools
 
 openai = pytest.importorskip("openai")
@@ -165,7 +165,7 @@ def test_a_turn_with_a_side_effect_runs_one_call_at_a_time_in_order():
                            Call("write", {"note": "third"}))
     with serve(model) as url:
         result = run_native(client_for(url), ToolRegistry([write]), "Write.", model="m",
-                            policy=lambda call, tool: None)
+                            policy=lambda name, arguments: True)
     assert meter.overlaps == 0 and meter.order == ["first", "second", "third"]
     assert [o.call_id for o in result.steps[0].observations] == [c.id for c in result.steps[0].calls]
 
@@ -330,7 +330,7 @@ def test_native_client_by_configuration(monkeypatch, demo_url):
 
 
 def test_tools_discovered_over_mcp_give_the_same_run_as_local_tools(demo_url):
-    from react_course.tool_server import discover_tools
+    from react_course.scripted_api.tool_server import discover_tools
 
     local = run_native(client_for(demo_url), default_tools(TODAY), EIFFEL, model="react-course-demo")
     with discover_tools(today=TODAY) as tools:
@@ -346,7 +346,7 @@ def test_tools_discovered_over_mcp_give_the_same_run_as_local_tools(demo_url):
 
 
 def test_a_tool_server_started_early_is_entered_later_and_started_once():
-    from react_course.tool_server import discover_tools
+    from react_course.scripted_api.tool_server import discover_tools
 
     early = discover_tools(today=TODAY, poisoned=True)
     assert early.start() is early and early.start() is early  # a second start() does nothing

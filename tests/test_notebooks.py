@@ -16,7 +16,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from react_course.authoring import KERNEL_NAME, build_exercises, execute_notebook
+from react_course.course.authoring import KERNEL_NAME, build_exercises, execute_notebook
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))

@@ -248,8 +248,8 @@ def test_a_side_effect_needs_a_policy_that_says_yes() -> None:
     registry = refund_registry(log)
     call = ToolCall("c1", "refund", {"order_id": 88213})
     assert execute(call, registry, Budget()).error == "refused" and log == []
-    assert execute(call, registry, Budget(), policy=lambda c, t: "over the limit").error == "refused"
-    assert execute(call, registry, Budget(), policy=lambda c, t: None).error is None and log == [88213]
+    assert execute(call, registry, Budget(), policy=lambda name, args: "over the limit").error == "refused"
+    assert execute(call, registry, Budget(), policy=lambda name, args: True).error is None and log == [88213]
 
 
 def test_read_only_calls_run_in_parallel_and_side_effects_in_order() -> None:
@@ -272,7 +272,7 @@ def test_read_only_calls_run_in_parallel_and_side_effects_in_order() -> None:
     log: list = []
     registry = refund_registry(log)
     calls = [ToolCall(f"c{i}", "refund", {"order_id": i}) for i in range(3)]
-    execute_all(calls, registry, Budget(), policy=lambda c, t: None)
+    execute_all(calls, registry, Budget(), policy=lambda name, args: True)
     assert log == [0, 1, 2]
 
 

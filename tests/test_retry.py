@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from react_course.errors import LimitReached, ModelConfigError, ModelError
-from react_course.flaky import HttpModel, serve_flaky
 from react_course.retry import Backoff, call_with_retries, is_retryable, plan_wait, retry_after
+from react_course.scripted_api.flaky import HttpModel, serve_flaky
 
 
 class FakeBudget:

@@ -36,7 +36,7 @@ import nbformat
 import pytest
 
 import react_course.checks as checks
-from react_course.authoring import strip_source
+from react_course.course.authoring import strip_source
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECK_CALL = r"""check\(\s*["']{}["']"""

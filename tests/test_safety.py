@@ -65,19 +65,19 @@ def refund(arguments) -> ToolCall:
 def test_approval_ignores_flags_the_model_can_write() -> None:
     seen = []
 
-    def policy(call, tool):
-        seen.append(call.arguments)
+    def policy(name, arguments):
+        seen.append(arguments)
         return "no"
 
     for flag in ("approved", "confirm", "override", "APPROVED"):
         assert gate(refund({"order_id": 88213, flag: True}), None, policy) == "no"
     assert gate(refund('{"order_id": 88213, "approved": true}'), None, policy) == "no"
-    assert seen[:4] == [{"order_id": 88213}] * 4 and seen[4] == '{"order_id": 88213}'
+    assert seen == [{"order_id": 88213}] * 5
     assert gate(refund({"approved": True}), None, None)
 
 
 def test_a_policy_that_fails_refuses() -> None:
-    def broken(call, tool):
+    def broken(name, arguments):
         raise RuntimeError("approval service down")
 
     assert "approval service down" in gate(refund({"order_id": 88213}), None, broken)
@@ -126,7 +126,7 @@ import time  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 import react_course as rc  # noqa: E402
-from react_course.incidents import RefundDesk, tool_server_tools  # noqa: E402
+from react_course.lessons.incidents import RefundDesk, tool_server_tools  # noqa: E402
 
 REFUNDS = [
     '{"order_id": 88291, "amount": 285}',
@@ -143,7 +143,7 @@ MOVES = [f"Thought: t\nAction: refund\nAction Input: {r}" for r in REFUNDS] + [
 ]
 
 
-def refusing(call, tool):
+def refusing(name, arguments):
     return "refunds need a person today"
 
 
@@ -165,8 +165,8 @@ def test_no_side_effect_runs_without_approval(plan, policy, question) -> None:
                 raise AssertionError(f"refund ran: {observation.text}")
 
 
-def approve_all(call, tool):
-    return None
+def approve_all(name, arguments):
+    return True
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -220,3 +220,9 @@ def test_untrusted_marking_wraps_tool_results() -> None:
     model = rc.ScriptedModel(["Thought: t\nAction: get_order_note\nAction Input: 88291", "Final Answer: x"])
     result = rc.run_react("Note on 88291?", model, desk.tools(), max_steps=2, mark_untrusted=True)
     assert result.steps[0].observation.startswith('<data source="get_order_note" trust="untrusted')
+
+
+
+def test_true_approves_and_a_reason_is_shown() -> None:
+    assert gate(refund({"order_id": 88213}), None, lambda name, args: True) is None
+    assert gate(refund({"order_id": 88213}), None, lambda name, args: "over the limit") == "over the limit"

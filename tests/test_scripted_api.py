@@ -20,8 +20,8 @@ import pytest
 from react_course.calculator import calculate
 from react_course.demo import WORKED_EXAMPLES
 from react_course.scripted_api import MAX_BODY, serve
-from react_course.scripted_chat import Call, ChatTurn, ReactiveChatModel, ScriptedChatModel
-from react_course.scripted_demo import DATE_QUESTION
+from react_course.scripted_api.demo import DATE_QUESTION
+from react_course.scripted_api.models import Call, ChatTurn, ReactiveChatModel, ScriptedChatModel
 from react_course.tools import Clock, Encyclopedia, Shop, SupportDesk, default_tools
 
 EIFFEL = "How much taller is the Eiffel Tower than the Statue of Liberty?"
@@ -388,7 +388,7 @@ def test_a_plain_function_is_a_chat_model_and_a_text_model_is_refused():
 
 
 def test_a_model_can_reject_parameters_as_reasoning_models_do():
-    from react_course.scripted_demo import demo_chat_model
+    from react_course.scripted_api.demo import demo_chat_model
 
     with serve(demo_chat_model(rejects={"temperature", "stop"})) as url:
         api = client(url)

@@ -10,8 +10,8 @@ import pytest
 from test_scripted_api import EIFFEL, OLYMPICS, TOOLS, client, functions, raw
 
 from react_course.scripted_api import serve
-from react_course.scripted_chat import ChatTurn, ReactiveChatModel, ScriptedChatModel
-from react_course.scripted_demo import DATE_QUESTION, NO_DATE
+from react_course.scripted_api.demo import DATE_QUESTION, NO_DATE
+from react_course.scripted_api.models import ChatTurn, ReactiveChatModel, ScriptedChatModel
 
 RESPONSES_TOOLS = [{"type": "function", **t["function"]} for t in TOOLS]
 

@@ -1,7 +1,7 @@
 """Check 04.predictions: predict the cost and the ending of variations of the slip run.
 
 The answers are what ``tests/test_checks_lesson04.py`` gets by running the
-slip run (``react_course.slips``, a scripted model: the same run whatever model
+slip run (``react_course.lessons.slips``, a scripted model: the same run whatever model
 the course is set to use); a prediction left as ``...`` is "not attempted".
 A wrong prediction that a known slip of reasoning explains gets that
 explanation (``_WRONG``), without giving the answer away.

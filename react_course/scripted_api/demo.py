@@ -22,8 +22,8 @@ import json
 import re
 from collections.abc import Iterable
 
-from .demo import WORKED_EXAMPLES, Move, Need, Plan, plan_for
-from .scripted_chat import Call, ChatRequest, ChatTurn, ReactiveChatModel
+from ..demo import WORKED_EXAMPLES, Move, Need, Plan, plan_for
+from .models import Call, ChatRequest, ChatTurn, ReactiveChatModel
 
 DATE_QUESTION = "What is today's date?"
 TODAY_MOVE = Move("I need today's date; the clock tool knows it.", "today", "")

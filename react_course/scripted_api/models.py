@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .errors import ScriptExhausted
+from ..errors import ScriptExhausted
 
 
 @dataclass(frozen=True)
@@ -264,7 +264,7 @@ def _matches(when: ChatCondition, request: ChatRequest) -> bool:
 
 def check_chat_model(model: object) -> None:
     """A chat model is a function of a ``ChatRequest``; the text models of ``models.py`` are not."""
-    from .models import ReactiveModel, ScriptedModel
+    from ..models import ReactiveModel, ScriptedModel
 
     if isinstance(model, (ScriptedModel, ReactiveModel)) or not callable(model):
         raise TypeError(f"serve() needs a chat model (ScriptedChatModel, ReactiveChatModel, or a function "

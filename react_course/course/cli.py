@@ -87,7 +87,7 @@ def _seconds(text: str) -> float:
 
 
 def _error(message: object) -> int:
-    from .api_errors import redact
+    from ..api_errors import redact
 
     print(f"react-course: {redact(message)}", file=sys.stderr)
     return 2
@@ -102,7 +102,7 @@ class _LivePrinter:
         self.printed = 0
 
     def _emit(self, lines: list[str]) -> None:
-        from .api_errors import redact
+        from ..api_errors import redact
 
         for line in lines[self.printed:]:
             print(redact(line), flush=True)
@@ -110,7 +110,7 @@ class _LivePrinter:
 
     def on_step(self, step: Any | None = None) -> None:
         """Print what is new since the last step (called with no step: the question line)."""
-        from .record import RunResult
+        from ..record import RunResult
 
         self.steps += [step] if step is not None else []
         partial = RunResult(self.question, "", "", list(self.steps))
@@ -125,11 +125,11 @@ class _LivePrinter:
 def cmd_run(args: argparse.Namespace) -> int:
     import os
 
-    from .demo import WORKED_EXAMPLES, demo_model
-    from .errors import ReactCourseError
-    from .loop import run_react
-    from .providers import parse_model_spec, real_model
-    from .tools import default_tools
+    from ..demo import WORKED_EXAMPLES, demo_model
+    from ..errors import ReactCourseError
+    from ..loop import run_react
+    from ..providers import parse_model_spec, real_model
+    from ..tools import default_tools
 
     if args.list:
         print("Worked examples the scripted model can answer:")
@@ -190,7 +190,7 @@ def cmd_execute(args: argparse.Namespace) -> int:
 
 
 def cmd_serve_model(args: argparse.Namespace) -> int:
-    from .scripted_api import serve_forever
+    from ..scripted_api.server import serve_forever
 
     serve_forever(args.host, args.port)
     return 0

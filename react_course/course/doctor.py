@@ -216,15 +216,15 @@ def summary(findings: list[Finding], pinged: bool = False) -> str:
 
 
 def report(findings: list[Finding], pinged: bool = False) -> str:
-    from .api_errors import redact
+    from ..api_errors import redact
 
     return redact("\n".join([*(f.line() for f in findings), summary(findings, pinged)]))
 
 
 def report_json(findings: list[Finding], pinged: bool = False) -> str:
     """One JSON object per machine: what an instructor collects from the room."""
-    from . import __version__
-    from .api_errors import redact
+    from .. import __version__
+    from ..api_errors import redact
 
     data = {
         "ok": all(f.ok for f in findings),

@@ -15,8 +15,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from .scripted_chat import ChatRequest
-from .scripted_wire import (
+from .models import ChatRequest
+from .wire import (
     APIError,
     Limits,
     Shaped,

@@ -20,8 +20,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from .scripted_chat import ChatRequest, content_text
-from .scripted_wire import (
+from .models import ChatRequest, content_text
+from .wire import (
     APIError,
     Limits,
     Shaped,

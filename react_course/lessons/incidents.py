@@ -19,9 +19,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from .safety import SideEffectLog, idempotency_key
-from .tools import SupportDesk, side_effect
-from .tools.support import describe_order
+from ..safety import SideEffectLog, idempotency_key
+from ..tools import SupportDesk, side_effect
+from ..tools.support import describe_order
 
 
 class RefundDesk:

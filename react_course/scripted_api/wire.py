@@ -19,12 +19,12 @@ import threading
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .scripted_chat import Call, ChatTurn
-from .stops import cut_at_stop
-from .tokens import estimate_tokens
+from ..stops import cut_at_stop
+from ..tokens import estimate_tokens
+from .models import Call, ChatTurn
 
 try:  # another part of the course may add a real tokenizer
-    from .tokens import count_tokens as _count
+    from ..tokens import count_tokens as _count
 except ImportError:  # pragma: no cover - depends on the tokens module's version
     _count = estimate_tokens
 

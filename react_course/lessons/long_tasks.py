@@ -22,10 +22,10 @@ import random
 import re
 from dataclasses import dataclass
 
-from .calculator import calculate
-from .models import ReactiveModel
-from .prompts import Scratchpad
-from .tools import ToolRegistry
+from ..calculator import calculate
+from ..models import ReactiveModel
+from ..prompts import Scratchpad
+from ..tools import ToolRegistry
 
 NAMES = ("Asha Rao", "Ben Okafor", "Chen Wei", "Dana Levi", "Emil Novak", "Farah Aziz", "Goran Ilic",
          "Hana Sato", "Ivan Petrov", "Jia Lin", "Kofi Mensah", "Lena Fischer")

@@ -5,7 +5,7 @@ starts the server (here a subprocess speaking JSON-RPC over stdin/stdout),
 asks it for its tools (name, description, JSON schema of the arguments) and
 calls them by name. Two halves, both with the official ``mcp`` SDK:
 
-- the server: ``python -m react_course.tool_server [--today 2024-07-26]``
+- the server: ``python -m react_course.scripted_api.tool_server [--today 2024-07-26]``
   serves the course's bundled tools; read-only ones carry ``readOnlyHint``;
 - the client: ``with discover_tools() as tools:`` starts that server (or
   any other stdio server: pass its command), and gives a ``ToolRegistry``
@@ -49,7 +49,7 @@ def course_server(today: dt.date | None = None, *, poisoned: bool = False) -> An
     from mcp.server.mcpserver import MCPServer
     from mcp.types import ToolAnnotations
 
-    from .tools import default_tools
+    from ..tools import default_tools
 
     server = MCPServer("react-course-tools", log_level="ERROR")
     for tool in default_tools(today):
@@ -67,7 +67,8 @@ def course_server(today: dt.date | None = None, *, poisoned: bool = False) -> An
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Serve the course's tools over stdio until the client closes the pipe."""
-    parser = argparse.ArgumentParser(prog="python -m react_course.tool_server", description=main.__doc__)
+    parser = argparse.ArgumentParser(prog="python -m react_course.scripted_api.tool_server",
+                                     description=main.__doc__)
     parser.add_argument("--today", type=dt.date.fromisoformat, help="fix the clock's date (YYYY-MM-DD)")
     parser.add_argument("--poisoned", action="store_true", help="add a tool with a poisoned description")
     options = parser.parse_args(argv)
@@ -76,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 def server_command(today: dt.date | None = None, *, poisoned: bool = False) -> list[str]:
     """The command that starts the course's tool server with this Python."""
-    command = [sys.executable, "-m", "react_course.tool_server"]
+    command = [sys.executable, "-m", "react_course.scripted_api.tool_server"]
     command += ["--today", today.isoformat()] if today else []
     return command + (["--poisoned"] if poisoned else [])
 
@@ -117,7 +118,7 @@ class discover_tools:
         return self
 
     def __enter__(self) -> Any:
-        from .tools import ToolRegistry
+        from ..tools import ToolRegistry
 
         self.start()
         try:

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import os
 
-from .api_errors import redact
-from .doctor import Finding
-from .errors import ContextWindowFull, ModelConfigError, ModelError
-from .providers import (
+from ..api_errors import redact
+from ..errors import ContextWindowFull, ModelConfigError, ModelError
+from ..providers import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_TIMEOUT,
     ENV_VAR,
@@ -26,6 +25,7 @@ from .providers import (
     real_model,
     setting,
 )
+from .doctor import Finding
 
 LIST_SECONDS, REPLY_SECONDS = 5.0, 20.0
 PING_SECONDS = LIST_SECONDS + REPLY_SECONDS

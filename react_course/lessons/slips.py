@@ -13,9 +13,9 @@ time, whatever model the course is set to use.
 
 from __future__ import annotations
 
-from .models import ReactiveModel
-from .prompts import Scratchpad, render_action, render_final
-from .tools.shop import Shop
+from ..models import ReactiveModel
+from ..prompts import Scratchpad, render_action, render_final
+from ..tools.shop import Shop
 
 SHOP_QUESTION = "What do 3 notebooks and 2 pens cost?"
 ANSWER = "3 notebooks and 2 pens cost 16."

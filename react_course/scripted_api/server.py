@@ -11,8 +11,8 @@ standalone for workshops (``react-course serve-model``), so a room can point
 any OpenAI-compatible client at it.
 
 It speaks Chat Completions (``POST /v1/chat/completions``, see
-``scripted_api_chat``) and Responses (``POST /v1/responses``, see
-``scripted_api_responses``), lists its model at ``GET /v1/models``, and answers
+``scripted_api.chat``) and Responses (``POST /v1/responses``, see
+``scripted_api.responses``), lists its model at ``GET /v1/models``, and answers
 every malformed request with an error in the API's shape and status, so the
 SDK raises its usual exception. It never crashes on a request: a body over
 10 MB is refused (413) from its ``Content-Length`` before it is read (what the
@@ -35,7 +35,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from .scripted_wire import APIError, Ids
+from .wire import APIError, Ids
 
 MAX_BODY = 10 * 1024 * 1024  # bytes; the real API's limit is larger, a classroom's is not
 IDLE_SECONDS = 15  # a connection that sends nothing for this long is closed
@@ -49,10 +49,10 @@ class ScriptedServer(ThreadingHTTPServer):
 
     def __init__(self, model: Any = None, host: str = "127.0.0.1", port: int = 0) -> None:
         if model is None:
-            from .scripted_demo import demo_chat_model
+            from .demo import demo_chat_model
 
             model = demo_chat_model()
-        from .scripted_chat import check_chat_model
+        from .models import check_chat_model
 
         check_chat_model(model)
         self.model = model
@@ -72,7 +72,7 @@ class ScriptedServer(ThreadingHTTPServer):
 
     def answer(self, request: Any) -> Any:
         """The model's turn for a ``ChatRequest``; a plain string is a text turn."""
-        from .scripted_chat import as_turn
+        from .models import as_turn
 
         try:
             return as_turn(self.model(request))
@@ -174,7 +174,7 @@ class Handler(BaseHTTPRequestHandler):
             if path == "/v1/models/" + self.server.model_name:
                 return self._send_json(200, self._model_card())
             if path.startswith("/v1/responses/"):
-                from .scripted_api_responses import retrieve
+                from .responses import retrieve
 
                 return self._send_json(200, retrieve(path.rsplit("/", 1)[1], self.server))
             raise _not_found("GET", self.path)
@@ -216,11 +216,11 @@ class Handler(BaseHTTPRequestHandler):
     def _route(self, body: dict[str, Any]) -> dict[str, Any] | Iterator[dict[str, Any]]:
         path = self.path.split("?")[0].rstrip("/")
         if path == "/v1/chat/completions":
-            from .scripted_api_chat import chat_completion
+            from .chat import chat_completion
 
             return chat_completion(body, self.server)
         if path == "/v1/responses":
-            from .scripted_api_responses import create_response
+            from .responses import create_response
 
             return create_response(body, self.server)
         raise _not_found("POST", self.path)
@@ -313,7 +313,7 @@ def parse_body(raw: bytes) -> dict[str, Any]:
     >>> parse_body(b'[1]')
     Traceback (most recent call last):
     ...
-    react_course.scripted_wire.APIError: The request body must be a JSON object, not an array.
+    react_course.scripted_api.wire.APIError: The request body must be a JSON object, not an array.
     """
     try:
         body = json.loads(raw.decode("utf-8"))

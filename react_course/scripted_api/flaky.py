@@ -30,7 +30,7 @@ from collections.abc import Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from .errors import ModelError
+from ..errors import ModelError
 
 MESSAGES = {400: "bad request", 401: "invalid API key", 404: "no such model",
             429: "rate limit reached", 500: "internal server error", 503: "server overloaded"}

@@ -1,0 +1,168 @@
+"""The step loop both agents share: it makes, times, records and reports every step.
+
+``run_react`` (the text loop) and ``run_native`` (native tool calls) differ
+only in how one step talks to the model: what they send, and how they read
+the reply. Everything else about a step is written once, here::
+
+    repeat at most max_steps times:
+        request = agent.prepare(steps)              # the prompt, or the messages
+        budget.before_call(its size in tokens)      # time, tokens and money left?
+        step = Step(n); steps.append(step)          # in the record from the start
+        reply = call the model within the budget    # back-off and the run's time apply
+        agent.read(step, reply)                     # text, thought, calls or answer
+        agent.act(step)                             # run the calls, one result each
+        report the step (on_step); count it (budget.after_step)
+        an answer ends the run
+    one forced call asks for a best-effort answer; otherwise hand over
+
+An agent is any object with the four members of ``Agent``. A new per-step
+concern (a trace event, a counter) is added once, in ``take_step``, and both
+loops have it. What it leaves out: what a step sends and reads (``loop.py``,
+``native.py``), and every limit's rule (``guards.Budget``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
+
+from .errors import LimitReached, ModelConfigError
+from .execute import ToolTimeout, run_with_time_limit
+from .guards import Budget
+from .record import Format, Observation, RunResult, Step, Usage, handover_summary
+from .retry import is_retryable, wait_before_retry
+
+T = TypeVar("T")
+OnStep = Callable[[Step], None]
+
+
+class Agent(Protocol):
+    """How one kind of agent takes a step; the driver does the rest."""
+
+    format: Format
+
+    def prepare(self, steps: list[Step], forced: bool) -> tuple[Any, int]:
+        """What to send next, and its size in tokens (for the budget)."""
+
+    def send(self, request: Any, forced: bool, timeout: float | None) -> Any:
+        """One model call; a failure raises (an API error, a time-out)."""
+
+    def read(self, step: Step, reply: Any, sent: int) -> Usage:
+        """Fill ``step`` from the reply (text, thought, calls or answer); return its usage.
+
+        ``sent`` is the request's size in tokens, for a model that reports no usage."""
+
+    def act(self, step: Step) -> None:
+        """Run the step's calls and record one observation for each."""
+
+
+def drive(agent: Agent, budget: Budget, question: str, on_step: OnStep | None = None) -> RunResult:
+    """Steps until an answer or a limit, then one forced call; always returns a ``RunResult``."""
+    steps: list[Step] = []
+
+    def end(reason: str, detail: str, answer: str | None = None) -> RunResult:
+        answer = handover_summary(question, steps, detail) if answer is None else answer
+        return RunResult(question, answer, reason, steps, detail, format=agent.format)
+
+    try:
+        for _ in range(budget.limits.max_steps):
+            step = take_step(agent, steps, budget, on_step)
+            if step.answer is not None:
+                return end("final_answer", "", step.answer)
+            budget.after_step(step.observation)
+        if steps and steps[-1].model_failed:
+            return end("error", f"the model's last call failed ({steps[-1].observation})")
+        return force_answer(take_step(agent, steps, budget, on_step, forced=True),
+                            budget.limits.max_steps, end)
+    except LimitReached as limit:
+        return end(limit.end_reason, limit.detail)
+    except KeyboardInterrupt:
+        return end("interrupted", "the user interrupted the run")
+
+
+def take_step(agent: Agent, steps: list[Step], budget: Budget, on_step: OnStep | None = None,
+              forced: bool = False) -> Step:
+    """One step: made, timed, recorded and reported here, whatever ends it."""
+    request, size = agent.prepare(steps, forced)
+    budget.before_call(size)
+    step = Step(len(steps) + 1, format=agent.format, forced=forced)
+    steps.append(step)  # in the record even when its call or its tool ends the run
+    began = time.monotonic()
+    try:
+        try:
+            reply = call_within_budget(lambda: agent.send(request, forced, budget.remaining_seconds()),
+                                       budget)
+        except Exception as error:  # an API error or a time-out: recorded, retried within the budget
+            model_failed(step, error, budget, Usage(size, 0))
+            return step
+        except KeyboardInterrupt:
+            steps.pop()  # interrupted before any reply: the run ends with the steps that were answered
+            raise
+        budget.after_call(agent.read(step, reply, size))
+        if step.calls and not forced:  # a forced step's calls are recorded, never run
+            act(agent, step)
+        return step
+    except ModelConfigError:
+        steps.pop()  # a wrong setting before any reply: the run never started
+        raise
+    finally:
+        step.latency = time.monotonic() - began
+        if on_step and steps and steps[-1] is step:
+            on_step(step)
+
+
+def act(agent: Agent, step: Step) -> None:
+    """Run the step's calls. A call that ends the run (a hand-over tool, Ctrl-C) still gets its line."""
+    try:
+        agent.act(step)
+    except (LimitReached, KeyboardInterrupt) as stop:
+        why = stop.detail if isinstance(stop, LimitReached) else "the user interrupted the run"
+        answered = {o.call_id for o in step.observations}
+        step.observations += [Observation(call.id, f"[the run ended during this call: {why}]")
+                              for call in step.calls if call.id not in answered]
+        raise
+    step.error = next((o.error for o in step.observations if o.error), None)
+
+
+def call_within_budget(call: Callable[[], T], budget: Budget) -> T:
+    """The one way both loops call a model: the run's remaining time applies to the call in flight.
+
+    After a failed call, the next one first waits the back-off (``retry.wait_before_retry``:
+    exponential, jittered, at least the server's Retry-After, never past the run's time).
+    """
+    wait_before_retry(budget)
+    try:
+        return run_with_time_limit(call, budget.remaining_seconds())
+    except ToolTimeout:
+        raise LimitReached("time_limit", f"the run took over {budget.limits.max_seconds:g} s "
+                                         "(a model call was still running)") from None
+    except Exception as error:
+        budget.last_model_error = error  # for the back-off before the next attempt
+        raise
+
+
+def model_failed(step: Step, error: Exception, budget: Budget, usage: Usage) -> None:
+    """Record a failed model call in its step; raise what must end the run.
+
+    A bad setting before any call succeeded is the program's error (raised as is);
+    running out of time ends the run, with the unanswered call in the record;
+    anything else is counted, and retried within the budget unless it cannot pass.
+    """
+    if isinstance(error, ModelConfigError) and budget.successful_calls == 0:
+        raise error
+    step.error = "model_error"
+    if isinstance(error, LimitReached):
+        step.observations.append(Observation("", f"no reply: {error.detail}", "model_error"))
+        raise error
+    budget.model_failed(usage, fatal=not is_retryable(error))
+    step.observations.append(Observation("", f"{type(error).__name__}: {error}", "model_error"))
+
+
+def force_answer(step: Step, max_steps: int, end: Callable[..., RunResult]) -> RunResult:
+    """At the step limit: a labelled best-effort answer if the model gave one, else hand over."""
+    detail = f"no final answer within {max_steps} step{'' if max_steps == 1 else 's'}"
+    if step.answer is None:
+        return end("step_limit", detail)
+    return end("step_limit", detail,
+               f"Best effort (step limit of {max_steps} reached; not verified): {step.answer}")

@@ -1,0 +1,13 @@
+"""The scripted models served over HTTP: what lets the real ``openai`` SDK run offline.
+
+Lesson 07 builds the native loop against the real SDK; without a key or a
+network, the SDK talks to ``serve()``, which runs a scripted chat model on
+127.0.0.1 and speaks the Chat Completions and Responses protocols. Lesson 05's
+flaky server and lesson 07's MCP tool server live here too. Nothing in this
+package is part of the agent a student writes: it is the world the agent
+talks to. The files, in reading order, are listed in ``README.md`` beside this one.
+"""
+
+from .server import MAX_BODY, serve, serve_forever
+
+__all__ = ["MAX_BODY", "serve", "serve_forever"]
