@@ -35,7 +35,7 @@ from typing import Any
 
 from .record import Usage
 from .tokens import count_tokens
-from .transcript import scratchpad
+from .transcript import broken_link, scratchpad
 
 SUMMARY_HEADER = "Summary of the earlier steps (replaced to save tokens):"
 SUMMARY_PROMPT = """\
@@ -206,7 +206,8 @@ def compress_messages(messages: Sequence[Message], summarise: Callable[..., str]
     head, turns = list(messages[:head_end]), tool_turns(messages[head_end:])
     if len(turns) <= keep_last:
         return list(messages), Usage()
-    old, kept = turns[:-keep_last] if keep_last else turns, turns[len(turns) - keep_last:]
+    split = len(turns) - keep_last  # the turns before it are summarised, the rest kept as they are
+    old, kept = turns[:split], turns[split:]
     question = head[-1].get("content", "") if head else ""
     prompt = SUMMARY_PROMPT.format(question=question,
                                    steps="\n".join(_turn_line(n, t) for n, t in enumerate(old, 1)))
@@ -240,17 +241,7 @@ def tool_pairs_intact(messages: Sequence[dict[str, Any]]) -> bool:
     >>> tool_pairs_intact([{"role": "tool", "tool_call_id": "a", "content": "4"}])
     False
     """
-    waiting: set[str] = set()
-    for message in messages:
-        if message.get("role") == "tool":
-            if message.get("tool_call_id") not in waiting:
-                return False
-            waiting.discard(message["tool_call_id"])
-            continue
-        if waiting:
-            return False
-        waiting = {call["id"] for call in message.get("tool_calls") or ()}
-    return not waiting
+    return broken_link(messages) is None
 
 
 def _turn_line(number: int, turn: list[Message]) -> str:

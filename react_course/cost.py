@@ -168,9 +168,13 @@ def shared_prefix_tokens(previous: str, prompt: str, encoding: str = "o200k_base
     >>> shared_prefix_tokens("Question: q\\nThought: a", "Question: q\\nThought: b")
     4
     """
-    pairs = zip(previous, prompt, strict=False)
-    same = next((i for i, (a, b) in enumerate(pairs) if a != b), min(len(previous), len(prompt)))
-    return count_tokens(prompt[: prompt.rfind("\n", 0, same) + 1], encoding)
+    same = 0  # characters the two prompts share from the start
+    for a, b in zip(previous, prompt, strict=False):
+        if a != b:
+            break
+        same += 1
+    last_full_line = prompt.rfind("\n", 0, same) + 1  # a cache hit ends at a whole line here
+    return count_tokens(prompt[:last_full_line], encoding)
 
 
 def compressed_run_usages(n: int, prompt: int, per_step: int, *, threshold: int, keep_last: int,

@@ -41,15 +41,17 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import LimitReached
 from .guards import Budget
 from .observations import truncate
 from .record import Observation, ToolCall
 from .safety import Policy, check_provenance, gate, mark_untrusted, without_model_flags
-from .tools import ToolRegistry
 from .tools.definition import Tool
+
+if TYPE_CHECKING:  # the registry calls execute for tools.run: a type, not an import, here
+    from .tools.registry import ToolRegistry
 
 TRUNCATION_TIP = "Ask for something narrower to see the rest"
 _DEFAULT: Any = object()
@@ -133,9 +135,11 @@ def execute_all(calls: Sequence[ToolCall], registry: ToolRegistry, budget: Budge
         return _run(call, _tool(call, registry), registry, policy, _time_limit(_DEFAULT, budget), budget)
 
     with ThreadPoolExecutor(max_workers=min(8, max(1, len(to_run)))) as pool:
-        ran = iter(list(pool.map(body, to_run)))
-    return [refusal if refusal is not None else settle(call, next(ran), budget)
-            for call, refusal in zip(calls, decided, strict=True)]
+        ran = iter(list(pool.map(body, to_run)))  # every body has finished here, in the calls' order
+    observations = []
+    for call, refusal in zip(calls, decided, strict=True):  # recorded on this thread, in order
+        observations.append(refusal if refusal is not None else settle(call, next(ran), budget))
+    return observations
 
 
 def _run(call: ToolCall, tool: Tool | None, registry: ToolRegistry, policy: Policy | None,

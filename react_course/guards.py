@@ -98,8 +98,22 @@ class Limits:
                     name, known, n=1, cutoff=0.5)
                 guess = f": did you mean {close[0]!r}?" if close else "."
                 raise TypeError(f"unknown limit {name!r}{guess} The limits are {', '.join(known)}.")
-        base = limits or cls()
-        return cls(**{**{name: getattr(base, name) for name in known}, **options})
+        values = {name: getattr(limits or cls(), name) for name in known}
+        values.update(options)
+        return cls(**values)
+
+    @classmethod
+    def from_stop_rules(cls, rules: object, **options: object) -> Limits:
+        """The loop's limits for lesson 05's ``StopRules``: the same run stops at the same count.
+
+        >>> from react_course.stopping import StopRules
+        >>> limits = Limits.from_stop_rules(StopRules())
+        >>> limits.max_steps, limits.max_cost, limits.max_seconds, limits.max_repeats
+        (12, Decimal('20'), 120.0, 2)
+        """
+        return cls.from_options(max_steps=rules.max_steps, max_cost=rules.max_cost,
+                                max_seconds=rules.max_seconds, max_repeats=rules.max_repeats - 1,
+                                **options)
 
 
 # Names people give these limits: suggested, never silently accepted (``timeout=`` could
@@ -116,7 +130,7 @@ class Budget:
     """Every counter of one run, and the checks that end it. One per run."""
 
     def __init__(self, limits: Limits | None = None, clock: Callable[[], float] = time.monotonic,
-                 question: str = "") -> None:
+                 question: str = "", sleep: Callable[[float], None] = time.sleep) -> None:
         self.limits = limits or Limits()
         self.clock = clock
         self.started = clock()
@@ -133,7 +147,7 @@ class Budget:
         self.watch = RepeatWatch()
         self.tool_errors: dict[str, int] = {}
         self.last_model_error: BaseException | None = None
-        self.backoff, self.rng, self.sleep, self.waited = Backoff(), random.Random(), time.sleep, 0.0
+        self.backoff, self.rng, self.sleep, self.waited = Backoff(), random.Random(), sleep, 0.0
         self.question = question
         self.seen: list[str] = [question] if question else []
 
@@ -210,14 +224,20 @@ class Budget:
         self.failures_in_a_row += 1
         self.fatal = self.fatal or fatal
 
-    def after_step(self, last_observation: str = "") -> None:
-        """After a step is recorded: too many failures in a row, or refused repeats, end the run."""
-        if self.fatal:
-            raise LimitReached("error", f"the model call failed and asking again cannot help "
-                                        f"({last_observation})")
+    def check_failures(self, last: str = "", fatal_ends: bool = True) -> None:
+        """End the run after a failure that cannot pass, or ``max_model_errors`` failures in a row.
+
+        ``fatal_ends=False`` leaves a failure that cannot pass to the retry path, which says why.
+        """
+        if self.fatal and fatal_ends:
+            raise LimitReached("error", f"the model call failed and asking again cannot help ({last})")
         if self.failures_in_a_row >= self.limits.max_model_errors:
             raise LimitReached("error", f"the model failed {self.failures_in_a_row} times in a row "
-                                        f"(last: {last_observation})")
+                                        f"(last: {last})")
+
+    def after_step(self, last_observation: str = "") -> None:
+        """After a step is recorded: too many failures in a row, or refused repeats, end the run."""
+        self.check_failures(last_observation)
         if self.refused > self.limits.max_repeats:
             raise LimitReached("repeating", f"the model repeated a call {self.refused} times "
                                             "after being told not to")

@@ -55,7 +55,7 @@ def run_react(
     on_step: OnStep | None = None,
     policy: Policy | None = None,
     history: Callable[[str, list[Step]], str] | None = None,
-    prices: Any = None,
+    price: Any = None,
     **limits: Any,
 ) -> RunResult:
     """Answer ``question`` with ``model`` and ``tools``; never raises for the model's mistakes.
@@ -66,12 +66,12 @@ def run_react(
     ``on_step`` is called with each step as it completes; ``policy`` approves
     or refuses side-effecting tool calls; ``history(question, steps)``, when
     given, writes the scratchpad in place of the whole history (lesson 08's
-    ``context.Compressor``). ``prices`` (a ``cost.Prices``) lets ``max_cost``
+    ``context.Compressor``). ``price`` (a ``cost.Price``) lets ``max_cost``
     be enforced for a model the price table does not know.
     """
     question, registry = str(question), as_registry(tools)
     budget = Budget(Limits.from_options(max_steps=max_steps, **limits), question=question)
-    budget.price_calls(prices, getattr(model, "model", None))
+    budget.price_calls(price, getattr(model, "model", None))
     agent = TextAgent(question, model, registry, tuple(stops), budget, example, policy, history)
     return drive(agent, budget, question, on_step)
 

@@ -38,7 +38,8 @@ from .driver import drive
 from .errors import ModelConfigError
 from .execute import execute_all
 from .guards import Budget, Limits
-from .record import Observation, RunResult, Step, ToolCall, Usage, short
+from .observations import short
+from .record import Observation, RunResult, Step, ToolCall, Usage
 from .tokens import count_tokens
 from .tools import ToolRegistry, as_registry
 from .wire import PROTOCOLS, Reply, make_wire
@@ -58,7 +59,7 @@ def run_native(
     on_step: Callable[[Step], None] | None = None,
     parallel_tool_calls: bool | None = None,
     strict: bool = True,
-    prices: Any = None,
+    price: Any = None,
     **limits: Any,
 ) -> RunResult:
     """Answer with native tool calls through ``client`` (an ``openai.OpenAI``).
@@ -67,7 +68,7 @@ def run_native(
     message). ``protocol`` is "chat" (Chat Completions) or "responses".
     ``parallel_tool_calls=False`` asks for one call per turn, for when order
     matters; ``None`` leaves the server's default. ``limits`` are the fields
-    of ``guards.Limits``; ``prices`` (a ``cost.Prices``) lets ``max_cost`` be
+    of ``guards.Limits``; ``price`` (a ``cost.Price``) lets ``max_cost`` be
     enforced for a model the price table does not know. Nothing the model does
     makes it raise; a wrong setting (key, model name, URL) does, before the
     first successful call.
@@ -77,7 +78,7 @@ def run_native(
     messages = _as_messages(messages)
     question = _question(messages)
     budget = Budget(Limits.from_options(max_steps=max_steps, **limits), question=question)
-    budget.price_calls(prices, model)
+    budget.price_calls(price, model)
     return drive(NativeAgent(wire, budget, messages, policy), budget, question, on_step)
 
 
@@ -137,8 +138,12 @@ def execute_turn(calls: list[ToolCall], registry: ToolRegistry, budget: Budget |
     object are answered here; the rest pass ``execute_all`` (in parallel when all are read-only).
     """
     readable = [c for c in calls if isinstance(c.arguments, dict)]
-    done = iter(execute_all(readable, registry, budget, policy=policy))
-    return [next(done) if isinstance(c.arguments, dict) else unreadable(c, registry) for c in calls]
+    answered = iter(execute_all(readable, registry, budget, policy=policy))  # in the calls' order
+    observations = []
+    for call in calls:
+        readable_call = isinstance(call.arguments, dict)
+        observations.append(next(answered) if readable_call else unreadable(call, registry))
+    return observations
 
 
 def unreadable(call: ToolCall, registry: ToolRegistry) -> Observation:

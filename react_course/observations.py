@@ -28,3 +28,12 @@ def truncate(text: str, max_chars: int, *, tip: str = "") -> str:
     head = head[:space] if space > 0 else head
     suffix = f". {tip}" if tip else ""
     return head + "\n" + MARKER.format(shown=len(head), total=len(text), tip=suffix)
+
+
+def short(text: str, limit: int) -> str:
+    """One text, cut to ``limit`` characters with a marker.
+
+    >>> short("abcdef", 4)
+    'abcd...'
+    """
+    return text if len(text) <= limit else text[:limit] + "..."

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .segments import Segment, split_segments
 from .stops import strip_reasoning
 
 
@@ -62,7 +63,7 @@ class ParseError:
     reply: str = field(default="", compare=False)
 
 
-Step = Action | FinalAnswer | ParseError
+Parsed = Action | FinalAnswer | ParseError  # what one reply reads as (record.Step is a whole step)
 
 FORMAT_REMINDER = (
     "Write exactly one of these two forms:\n"
@@ -74,42 +75,13 @@ FORMAT_REMINDER = (
     "Final Answer: <the answer>"
 )
 
-# Markdown a model may put before a keyword: headings, quotes, bullets, bold, "2." numbering.
-_DECORATION = re.compile(r"^[\s>#*_`-]*+(?:\d{1,3}[.)][ \t]++)?")
-# Possessive quantifiers (*+) never backtrack, so a long run of spaces costs linear time.
-_KEYWORD = re.compile(
-    r"(?P<kw>thought|action[ _]?input|action|final[ _]?answer|observation|question)"
-    r"[ \t]*+(?:(?P<num>\d++)[ \t]*+)?(?:\*\*|__|\*|_)?[ \t]*+[:：][ \t]*+(?:\*\*|__|\*|_)?(?P<rest>.*)",
-    re.IGNORECASE,
-)
-# A keyword written mid-line after a sentence ("...the height. Action: search[x]").
-# Not after a list number at the start of a line ("2. Action: ..."), which is decoration.
-# A mid-line "Action:" counts only when a tool name follows, then a bracket or the line's
-# end: "I tried. Action: search did not help" is a thought that mentions the word.
-_INLINE_KEYWORD = re.compile(
-    r"(?<=[.!?\])])(?<!^\d[.)])(?<!^\d\d[.)])[ \t]++"
-    r"(?=action[ \t]*+\d*+[ \t]*+:[ \t]*+[`'\"]?[A-Za-z_][\w.-]*+[`'\"]?[ \t]*+(?:[\[(]|$)"
-    r"|(?:action[ _]?input|final[ _]?answer|observation)[ \t]*+\d*+[ \t]*+:)",
-    re.IGNORECASE | re.MULTILINE,
-)
-_FENCE = re.compile(r"^\s*(```|~~~)[\w-]*\s*$")
 _TOOL = re.compile(r"[`'\"]?(?P<tool>[A-Za-z_][\w.-]*)[`'\"]?")
 _CLOSE = {"[": "]", "(": ")"}
 _NO_TOOL = {"none", "n/a", "na", "nothing", "null"}
 _QUOTES = ('"', "'", "`")
 
 
-@dataclass
-class _Segment:
-    kind: str  # thought, action, action input, final answer, observation, question, text
-    lines: list[str]
-
-    @property
-    def body(self) -> str:
-        return "\n".join(self.lines).strip()
-
-
-def parse_step(text: str) -> Step:
+def parse_step(text: str) -> Parsed:
     """Read one reply; never raises.
 
     >>> parse_step("Thought: I need the height.\\nAction: search\\nAction Input: Eiffel Tower")
@@ -124,7 +96,7 @@ def parse_step(text: str) -> Step:
     if not isinstance(text, str):
         return ParseError(_error(f"the reply was {type(text).__name__}, not text."), "")
     text_ = strip_reasoning(text.replace("\r\n", "\n").replace("\r", "\n"))
-    segments = _segments(_INLINE_KEYWORD.sub("\n", text_))
+    segments = split_segments(text_)
     for at, seg in enumerate(segments):
         if seg.kind == "action":
             return _read_action(segments, at, text)
@@ -141,52 +113,25 @@ def parse_step(text: str) -> Step:
     return ParseError(_error(_why_unreadable(segments)), text)
 
 
-def _segments(text: str) -> list[_Segment]:
-    """Split a reply into keyword-led segments; lines before any keyword are 'text'."""
-    segments: list[_Segment] = []
-    for line in text.split("\n"):
-        if _FENCE.match(line):
-            continue
-        decoration = _DECORATION.match(line)
-        match = _KEYWORD.match(line, decoration.end()) if decoration else None
-        if match:
-            kind = re.sub(r"[ _]+", " ", match["kw"].lower())
-            kind = {"actioninput": "action input", "finalanswer": "final answer"}.get(kind, kind)
-            segments.append(_Segment(kind, [_strip_emphasis(match["rest"])]))
-        elif segments:
-            segments[-1].lines.append(line)
-        else:
-            segments.append(_Segment("text", [line]))
-    return segments
-
-
-def _strip_emphasis(rest: str) -> str:
-    rest = rest.rstrip()
-    for mark in ("**", "__"):
-        if rest.endswith(mark):
-            rest = rest[: -len(mark)].rstrip()
-    return rest
-
-
-def _thought(segments: list[_Segment], upto: int) -> str:
+def _thought(segments: list[Segment], upto: int) -> str:
     parts = [s.body for s in segments[:upto] if s.kind in ("thought", "text") and s.body]
     return "\n".join(parts)
 
 
-def _rest_after(segments: list[_Segment], start: int) -> str:
+def _rest_after(segments: list[Segment], start: int) -> str:
     return "\n".join(
         (s.kind.title() + ": " if s.kind != "text" else "") + s.body for s in segments[start:]
     ).strip()
 
 
-def _read_final(segments: list[_Segment], at: int, text: str) -> Step:
+def _read_final(segments: list[Segment], at: int, text: str) -> Parsed:
     answer = segments[at].body
     if not answer:
         return ParseError(_error("the Final Answer line is empty."), text)
     return FinalAnswer(_unquote(answer), _thought(segments, at))
 
 
-def _read_action(segments: list[_Segment], at: int, text: str) -> Step:
+def _read_action(segments: list[Segment], at: int, text: str) -> Parsed:
     payload = segments[at].body
     name = _TOOL.match(payload)
     if not name:
@@ -222,7 +167,7 @@ def _read_action(segments: list[_Segment], at: int, text: str) -> Step:
     return _action_or_finish(tool, nxt.body, thought, _rest_after(segments, at + 2))
 
 
-def _not_a_tool(segments: list[_Segment], at: int, text: str) -> Step:
+def _not_a_tool(segments: list[Segment], at: int, text: str) -> Parsed:
     """``Action: None`` or ``Action: Final Answer``: the model meant to answer.
 
     A later Final Answer line wins; ``Action: Final Answer`` may instead carry
@@ -245,7 +190,7 @@ def _not_a_tool(segments: list[_Segment], at: int, text: str) -> Step:
                       text)
 
 
-def _action_or_finish(tool: str, tool_input: str, thought: str, discarded: str) -> Step:
+def _action_or_finish(tool: str, tool_input: str, thought: str, discarded: str) -> Parsed:
     tool_input = _unquote(tool_input.strip())
     if tool.lower() == "finish":
         return FinalAnswer(tool_input, thought)
@@ -296,7 +241,7 @@ def _unquote(value: str) -> str:
     return value
 
 
-def _why_unreadable(segments: list[_Segment]) -> str:
+def _why_unreadable(segments: list[Segment]) -> str:
     # An empty "Action Input:" line is not an empty reply: say what is really missing.
     if any(s.kind == "action input" for s in segments):
         return "it has an Action Input line but no Action line naming the tool."

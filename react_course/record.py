@@ -21,7 +21,9 @@ import json
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal, get_args
 
+from .observations import short
 from .parsing import Action, FinalAnswer, ParseError
+from .transcript import native_messages, text_messages, trace_lines
 
 Format = Literal["text", "native"]
 ErrorKind = Literal[
@@ -70,11 +72,29 @@ class Usage:
 
 @dataclass(frozen=True)
 class ToolCall:
-    """A request to run a tool. Text runs: ``arguments`` is the Action Input text."""
+    """A request to run a tool: the one tool-call type of the course.
+
+    Text runs: ``arguments`` is the Action Input text. Native runs: a JSON object,
+    or the raw text when the model's JSON could not be read. A scripted chat model
+    plans calls with ``id=""``; the server gives each its id on the wire.
+    """
 
     id: str
     name: str
     arguments: str | dict[str, Any]
+
+    @property
+    def arguments_json(self) -> str:
+        """The arguments as the wire carries them (raw text stays as it is).
+
+        >>> ToolCall("c1", "search", {"query": "Paris"}).arguments_json
+        '{"query": "Paris"}'
+        >>> ToolCall("c1", "search", '{"query": ').arguments_json
+        '{"query": '
+        """
+        if isinstance(self.arguments, str):
+            return self.arguments
+        return json.dumps(self.arguments, ensure_ascii=False)
 
 
 @dataclass(frozen=True)
@@ -202,7 +222,6 @@ class RunResult:
 
     def render(self, authors: bool = False) -> str:
         """The trace; ``authors=True`` marks which lines the model wrote and which the program did."""
-        from .transcript import trace_lines
 
         lines = trace_lines(self)
         if not authors:
@@ -216,7 +235,6 @@ class RunResult:
         format has no other place for them). Native runs: each assistant turn
         with its tool calls, then one ``tool`` message per call, linked by id.
         """
-        from .transcript import native_messages, text_messages
 
         convert = native_messages if self.format == "native" else text_messages
         return convert(self)
@@ -250,12 +268,3 @@ def handover_summary(question: str, steps: list[Step], detail: str, open_items: 
 
 def _arguments_text(arguments: str | dict[str, Any]) -> str:
     return arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
-
-
-def short(text: str, limit: int) -> str:
-    """One text, cut to ``limit`` characters with a marker.
-
-    >>> short("abcdef", 4)
-    'abcd...'
-    """
-    return text if len(text) <= limit else text[:limit] + "..."

@@ -12,20 +12,23 @@ the next attempt sends the same prompt, and a note about a 503 would only
 cost tokens and invite the model to apologise for something it did not do.
 The record keeps every failure for the person reading the trace.
 
-``call_with_retries`` is the one place the loop retries (``loop.call_model``
-calls it). What it leaves out: circuit breakers shared between runs, and
-switching to a fallback model.
+The loop retries by making each attempt a step of its own: before a call
+that follows a failure, ``wait_before_retry`` waits the back-off, inside the
+run's time. ``call_with_retries`` is the same path for one call on its own
+(lesson 05 uses it with a pretend clock), over the same ``guards.Budget``.
+What it leaves out: circuit breakers shared between runs, and switching to a
+fallback model.
 """
 
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import LimitReached, ModelConfigError, ModelError
+from .record import Usage
 
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
 NEVER_RETRY = frozenset({400, 401, 403, 404, 422})
@@ -110,46 +113,34 @@ def plan_wait(error: BaseException, attempt: int, remaining: float | None,
     return wait
 
 
-@dataclass
-class Attempt:
-    """One failed call, as kept in the record."""
+def call_with_retries(call: Callable[[], Any], budget: Any, *, backoff: Backoff | None = None,
+                      rng: random.Random | None = None, sleep: Callable[[float], None] | None = None,
+                      attempts: list[str] | None = None) -> Any:
+    """``call()``, retried on failures that may pass, within ``budget`` (a ``guards.Budget``).
 
-    error: str
-    status: int | None
-    waited: float  # seconds slept after it (0 if not retried)
-
-
-def call_with_retries(call: Callable[[], Any], budget: Any, *, backoff: Backoff = Backoff(),
-                      rng: random.Random | None = None, sleep: Callable[[float], None] = time.sleep,
-                      attempts: list[Attempt] | None = None) -> Any:
-    """``call()``, retried on failures that may pass, within ``budget``.
-
-    ``budget`` needs ``remaining_seconds()`` (None for no limit), ``model_failed(text)``
-    (raises ``LimitReached("error")`` at the cap of failures in a row) and ``model_ok()``.
-    A failure that will not pass raises ``LimitReached("error")`` at once; a wait that
-    would outlive the run raises ``LimitReached("time_limit")``. ``attempts`` collects
-    each failure for the record.
+    The loop's own retry path, usable on its own: before each attempt after a failure,
+    ``wait_before_retry`` waits the back-off (or ends the run, saying why); each failure
+    is counted by the budget, whose ``max_model_errors`` caps failures in a row.
+    ``backoff``, ``rng`` and ``sleep`` replace the budget's own (a lesson passes a
+    pretend clock's sleep); ``attempts`` collects each failure's text for the record.
     """
-    rng = rng or random.Random()
-    attempt = 0
+    for name, value in (("backoff", backoff), ("rng", rng), ("sleep", sleep)):
+        if value is not None:
+            setattr(budget, name, value)
     while True:
+        wait_before_retry(budget)
         try:
             result = call()
         except (ModelError, TimeoutError, ConnectionError, OSError) as error:
             if isinstance(error, ModelConfigError):
                 raise
-            attempt += 1
-            text = f"{type(error).__name__}: {error}"
-            budget.model_failed(text)  # may end the run: too many failures in a row
-            plan = plan_wait(error, attempt, budget.remaining_seconds(), backoff, rng)
+            budget.last_model_error = error
+            budget.model_failed(Usage(), fatal=not is_retryable(error))
             if attempts is not None:
-                attempts.append(Attempt(text, status_of(error), plan if isinstance(plan, float) else 0.0))
-            if isinstance(plan, str):
-                reason = "time_limit" if "time limit" in plan else "error"
-                raise LimitReached(reason, f"the model call failed ({text}); {plan}") from error
-            sleep(plan)
+                attempts.append(f"{type(error).__name__}: {error}")
+            budget.check_failures(f"{type(error).__name__}: {error}", fatal_ends=False)
         else:
-            budget.model_ok()
+            budget.after_call(Usage())
             return result
 
 
@@ -161,15 +152,14 @@ def wait_before_retry(budget: Any, sleep: Callable[[float], None] | None = None)
     counts ``failures_in_a_row``. Returns the seconds waited. A failure that will not
     pass, or a wait that would outlive the run, raises ``LimitReached`` saying why.
     """
-    error, attempt = getattr(budget, "last_model_error", None), getattr(budget, "failures_in_a_row", 0)
+    error, attempt = budget.last_model_error, budget.failures_in_a_row
     if error is None or attempt == 0:
         return 0.0
-    backoff = getattr(budget, "backoff", None) or Backoff()
-    rng = getattr(budget, "rng", None) or random.Random()
-    plan = plan_wait(error, attempt, budget.remaining_seconds(), backoff, rng)
+    plan = plan_wait(error, attempt, budget.remaining_seconds(), budget.backoff, budget.rng)
     if isinstance(plan, str):
         reason = "time_limit" if "time limit" in plan else "error"
         raise LimitReached(reason, f"the last model call failed ({type(error).__name__}: {error}); {plan}")
-    (sleep or getattr(budget, "sleep", None) or time.sleep)(plan)
-    budget.waited = getattr(budget, "waited", 0.0) + plan
+    sleep = sleep or budget.sleep
+    sleep(plan)
+    budget.waited += plan
     return plan

@@ -56,7 +56,14 @@ def steps_for(task: str) -> int:
 
 @dataclass(frozen=True)
 class StopRules:
-    """Thresholds for ``should_stop``. The defaults are one published set (illustrative)."""
+    """Thresholds for ``should_stop``: lesson 05's teaching view of ``guards.Limits``.
+
+    The defaults are one published set (illustrative). A real run enforces
+    ``Limits`` through its ``Budget``; ``Limits.from_stop_rules(rules)`` gives a run
+    the same thresholds (a test holds the two to the same decisions). One
+    difference of counting: here the third repeat stops at ``max_repeats=3``;
+    ``Limits.max_repeats`` counts the refusals a run *survives* (2).
+    """
 
     max_steps: int = 12
     max_cost: Decimal = Decimal("20")  # rupees

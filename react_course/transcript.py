@@ -14,10 +14,12 @@ What it leaves out: structured step events and HTML (lesson 09).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .observations import short
 from .prompts import render_action, render_final
-from .record import short
 
 if TYPE_CHECKING:
     from .record import RunResult, Step
@@ -112,3 +114,50 @@ def _assistant_message(step: Step) -> dict[str, Any]:
 
 def _arguments(arguments: str | dict[str, Any]) -> str:
     return arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class BrokenLink:
+    """Where a Chat Completions conversation breaks the rule that links results to calls.
+
+    ``stray`` is the ``tool_call_id`` of a tool message that answers no open call;
+    otherwise ``unanswered`` lists the calls still waiting when another message came.
+    """
+
+    index: int
+    stray: str | None = None
+    unanswered: tuple[str, ...] = ()
+
+
+def broken_link(messages: Sequence[dict[str, Any]], *, complete: bool = True) -> BrokenLink | None:
+    """The first break of the protocol's rule, or None: every tool message answers a call of
+    the assistant message before it, and every call is answered before the next other message.
+
+    The one statement of the rule: the scripted server refuses what breaks it, lesson 08's
+    compression keeps it, lesson 07's checks look for it. ``complete=False`` allows calls
+    still waiting at the end (a conversation being built).
+
+    >>> call = {"role": "assistant", "tool_calls": [{"id": "c1"}]}
+    >>> broken_link([call, {"role": "tool", "tool_call_id": "c1", "content": "4"}]) is None
+    True
+    >>> broken_link([{"role": "user", "content": "?"}, {"role": "tool", "tool_call_id": "c9"}])
+    BrokenLink(index=1, stray='c9', unanswered=())
+    >>> broken_link([call, {"role": "user", "content": "?"}])
+    BrokenLink(index=1, stray=None, unanswered=('c1',))
+    """
+    waiting: list[str] = []
+    for index, message in enumerate(messages):
+        if message.get("role") == "tool":
+            call_id = message.get("tool_call_id")
+            if call_id not in waiting:
+                return BrokenLink(index, stray=str(call_id))
+            waiting.remove(call_id)
+            continue
+        if waiting:
+            return BrokenLink(index, unanswered=tuple(waiting))
+        # a call may be an SDK object appended as is, which the API reads like its dict
+        waiting = [call.get("id") if isinstance(call, dict) else getattr(call, "id", None)
+                   for call in message.get("tool_calls") or ()]
+    if waiting and complete:
+        return BrokenLink(len(messages), unanswered=tuple(waiting))
+    return None

@@ -14,31 +14,35 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from react_course.errors import LimitReached, ModelConfigError, ModelError
+from react_course.guards import Budget, Limits
 from react_course.retry import Backoff, call_with_retries, is_retryable, plan_wait, retry_after
 from react_course.scripted_api.flaky import HttpModel, serve_flaky
 
 
-class FakeBudget:
-    """The three methods call_with_retries needs, with a clock we move by hand."""
+class PretendClock:
+    """A clock we move by hand: sleeping moves it, and nothing waits."""
 
-    def __init__(self, seconds: float | None = 10.0, max_failures: int = 3) -> None:
-        self.seconds, self.max_failures = seconds, max_failures
-        self.now, self.failures, self.failed_texts = 0.0, 0, []
+    def __init__(self) -> None:
+        self.now = 0.0
 
-    def remaining_seconds(self) -> float | None:
-        return None if self.seconds is None else max(0.0, self.seconds - self.now)
-
-    def model_failed(self, text: str) -> None:
-        self.failures += 1
-        self.failed_texts.append(text)
-        if self.failures >= self.max_failures:
-            raise LimitReached("error", f"the model failed {self.failures} times in a row (last: {text})")
-
-    def model_ok(self) -> None:
-        self.failures = 0
+    def __call__(self) -> float:
+        return self.now
 
     def sleep(self, seconds: float) -> None:
         self.now += seconds
+
+
+class FakeBudget(Budget):
+    """The real budget of a run, on a pretend clock: ``now`` is its time, and waits are not slept."""
+
+    def __init__(self, seconds: float | None = 10.0, max_failures: int = 3) -> None:
+        self.pretend = PretendClock()
+        super().__init__(Limits(max_seconds=seconds, max_model_errors=max_failures),
+                         clock=self.pretend, sleep=self.pretend.sleep)
+
+    @property
+    def now(self) -> float:
+        return self.pretend.now
 
 
 def failing(*errors, then="ok"):
@@ -85,7 +89,7 @@ def test_success_after_two_failures_waits_and_resets() -> None:
     budget = FakeBudget()
     call = failing(ModelError("busy", status=503), TimeoutError("slow"))
     assert call_with_retries(call, budget, backoff=Backoff(jitter=0), sleep=budget.sleep) == "ok"
-    assert budget.now == 0.5 + 1.0 and budget.failures == 0
+    assert budget.now == 0.5 + 1.0 and budget.failures_in_a_row == 0
 
 
 def test_not_retryable_ends_at_once_with_the_reason() -> None:
@@ -130,7 +134,7 @@ def test_back_off_never_passes_the_budget(statuses, seconds, max_failures, seed)
     else:
         assert result == "ok"
     assert budget.now < seconds
-    assert budget.failures <= max_failures
+    assert budget.failures_in_a_row <= max_failures
 
 
 # --------------------------------------------------------------- against real HTTP

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
+from .render import MARKS, to_html
 from .timing import CaseTimeout, run_limited
 from .values import Shown, describe, error_text, nonblank_lines, same_fields
 
@@ -142,8 +143,6 @@ class CheckResult:
         return str(self)
 
     def _repr_html_(self) -> str:
-        from .render import to_html
-
         return to_html(self)
 
     def to_json(self) -> dict[str, Any]:
@@ -156,7 +155,6 @@ class CheckResult:
         }
 
 
-MARKS = {"passed": "PASS", "failed": "FAIL", "not attempted": "TODO", "not run": "SKIP"}
 
 
 def _details(case: CaseResult) -> list[tuple[str, str]]:
@@ -241,7 +239,8 @@ def _judge_all(cases: list[Case]) -> Iterable[CaseResult]:
         yield result
         if result.timed_out:
             rest = cases[number + 1:]
-            note = (f"{len(rest)} more case{'s' * (len(rest) != 1)} not run: {case.name!r} ran "
+            cases_word = "case" if len(rest) == 1 else "cases"
+            note = (f"{len(rest)} more {cases_word} not run: {case.name!r} ran "
                     "out of time, and each of the rest could take as long. Fix it, then check again.")
             for later in rest:
                 yield CaseResult(later.name, "not run", 0, later.points, given=later.given,

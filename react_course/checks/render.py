@@ -8,13 +8,12 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .framework import CheckResult
 
+MARKS = {"passed": "PASS", "failed": "FAIL", "not attempted": "TODO", "not run": "SKIP"}
 _COLOURS = {"passed": "#1a7f37", "failed": "#cf222e", "not attempted": "#6e7781",
             "not run": "#9a6700"}
 
 
 def to_html(result: CheckResult) -> str:
-    from .framework import MARKS
-
     colour = _COLOURS[result.status]
     parts = [f'<div style="border-left:4px solid {colour};padding:4px 10px;margin:4px 0">',
              f"<b>{escape(result.summary())}</b>"]

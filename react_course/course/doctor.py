@@ -21,33 +21,16 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
+
+from .findings import Finding
 
 KERNEL_NAME = "react-course"
 KERNEL_DISPLAY_NAME = "Python (react-course)"
 DISTRIBUTION = "react-course"
 PACKAGES = ("jupyterlab", "ipykernel", "ipywidgets", "nbclient", "openai", "matplotlib")
 FIRST_LESSON = "notebooks/00_start_here.ipynb"
-MARKS = {"ok": "ok  ", "warn": "warn", "fix": "FIX ", "skip": "--  "}
-
-
-@dataclass(frozen=True)
-class Finding:
-    name: str
-    status: str  # ok, warn (works, but look), fix (will not work), skip (not checked)
-    detail: str
-    fix: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return self.status != "fix"
-
-    def line(self) -> str:
-        text = f"[{MARKS[self.status]}] {self.name}: {self.detail}"
-        return text + (f"\n       -> {self.fix}" if self.fix and self.status in ("fix", "warn") else "")
-
-
 def kernel_command(python: str = sys.executable) -> str:
     """The command that (re-)registers the kernel the notebooks ask for, by name and display name."""
     return (f'"{python}" -m ipykernel install --sys-prefix --name {KERNEL_NAME} '

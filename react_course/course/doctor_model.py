@@ -25,7 +25,7 @@ from ..providers import (
     real_model,
     setting,
 )
-from .doctor import Finding
+from .findings import Finding
 
 LIST_SECONDS, REPLY_SECONDS = 5.0, 20.0
 PING_SECONDS = LIST_SECONDS + REPLY_SECONDS

@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from ..transcript import broken_link
 from .models import ChatRequest
 from .wire import (
     APIError,
@@ -100,21 +101,18 @@ def check_message(message: Any, where: str) -> None:
 
 
 def check_links(messages: list[dict]) -> None:
-    """Every tool message answers a call of the assistant message before it, and every call is answered."""
-    open_ids: list[str] = []
-    for i, message in enumerate([*messages, {"role": "end"}]):
-        if message["role"] == "tool":
-            if message["tool_call_id"] not in open_ids:
-                raise APIError(400, f"Invalid parameter: messages with role 'tool' must be a response to "
-                               f"a preceding message with 'tool_calls' (tool_call_id "
-                               f"'{message['tool_call_id']}' answers no call).", f"messages[{i}].role")
-            open_ids.remove(message["tool_call_id"])
-            continue
-        if open_ids:
-            raise APIError(400, "An assistant message with 'tool_calls' must be followed by tool messages "
-                           "responding to each 'tool_call_id'. The following tool_call_ids did not have "
-                           f"response messages: {', '.join(open_ids)}", f"messages[{i}].role")
-        open_ids = [c["id"] for c in message.get("tool_calls") or ()]
+    """Every tool message answers a call of the assistant message before it, and every call is
+    answered (``transcript.broken_link`` states the rule); a break is the API's 400."""
+    broken = broken_link(messages)
+    if broken is None:
+        return
+    if broken.stray is not None:
+        raise APIError(400, f"Invalid parameter: messages with role 'tool' must be a response to "
+                       f"a preceding message with 'tool_calls' (tool_call_id '{broken.stray}' answers "
+                       "no call).", f"messages[{broken.index}].role")
+    raise APIError(400, "An assistant message with 'tool_calls' must be followed by tool messages "
+                   "responding to each 'tool_call_id'. The following tool_call_ids did not have "
+                   f"response messages: {', '.join(broken.unanswered)}", f"messages[{broken.index}].role")
 
 
 def read_tool(tool: Any, where: str) -> dict[str, Any]:

@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable
 
 from ..demo import WORKED_EXAMPLES, Move, Need, Plan, plan_for
+from ..record import ToolCall
 from .models import Call, ChatRequest, ChatTurn, ReactiveChatModel
 
 DATE_QUESTION = "What is today's date?"
@@ -124,7 +125,7 @@ def _arguments(request: ChatRequest, move: Move) -> dict:
     return {name: value}
 
 
-def _input(call: Call) -> str:
+def _input(call: ToolCall) -> str:
     """A call's single input as text, to compare with the plan's moves."""
     args = call.arguments
     if isinstance(args, str):

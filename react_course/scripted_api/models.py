@@ -22,7 +22,6 @@ What it leaves out: sampling. The same conversation always gets the same turn.
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -30,27 +29,19 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..errors import ScriptExhausted
+from ..record import ToolCall
 
 
-@dataclass(frozen=True)
-class Call:
-    """One tool call in a turn. ``arguments`` is a dict, or a raw string (which may be bad JSON)."""
+def Call(name: str, arguments: dict[str, Any] | str | None = None) -> ToolCall:
+    """A tool call the scripted model makes: a ``record.ToolCall`` whose id the server assigns.
 
-    name: str
-    arguments: dict[str, Any] | str = field(default_factory=dict)
+    ``arguments`` is a dict, or a raw string (which may be bad JSON, to show what a
+    program must do with it).
 
-    @property
-    def arguments_json(self) -> str:
-        """The arguments as the wire carries them.
-
-        >>> Call("search", {"query": "Paris"}).arguments_json
-        '{"query": "Paris"}'
-        >>> Call("search", '{"query": ').arguments_json
-        '{"query": '
-        """
-        if isinstance(self.arguments, str):
-            return self.arguments
-        return json.dumps(self.arguments, ensure_ascii=False)
+    >>> Call("search", {"query": "Paris"})
+    ToolCall(id='', name='search', arguments={'query': 'Paris'})
+    """
+    return ToolCall("", name, {} if arguments is None else arguments)
 
 
 @dataclass(frozen=True)
@@ -58,7 +49,7 @@ class ChatTurn:
     """One assistant turn: visible ``text``, tool ``calls``, hidden ``reasoning``."""
 
     text: str = ""
-    calls: tuple[Call, ...] = ()
+    calls: tuple[ToolCall, ...] = ()
     reasoning: str = ""
 
     def __post_init__(self) -> None:
@@ -69,7 +60,7 @@ class ChatTurn:
         """A turn with one tool call.
 
         >>> ChatTurn.calling("search", query="Eiffel Tower").calls
-        (Call(name='search', arguments={'query': 'Eiffel Tower'}),)
+        (ToolCall(id='', name='search', arguments={'query': 'Eiffel Tower'}),)
         """
         return cls(text, (Call(name, arguments),), reasoning)
 
@@ -120,7 +111,7 @@ class ChatRequest:
         return [content_text(m.get("content")) for m in self.since_question if m.get("role") == "tool"]
 
     @property
-    def previous_calls(self) -> list[Call]:
+    def previous_calls(self) -> list[ToolCall]:
         """Every tool call the assistant made since the last user message."""
         calls = []
         for message in self.since_question:

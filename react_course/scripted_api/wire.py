@@ -19,6 +19,7 @@ import threading
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..record import ToolCall
 from ..stops import cut_at_stop
 from ..tokens import estimate_tokens
 from .models import Call, ChatTurn
@@ -207,7 +208,7 @@ def _limit(turn: ChatTurn, budget: int, stopped: bool) -> Shaped:
     budget -= count(reasoning)
     text = prefix(turn.text, budget)
     budget -= count(text)
-    calls: list[Call] = []
+    calls: list[ToolCall] = []
     for call in turn.calls:
         cost = count(call.name) + count(call.arguments_json)
         if budget <= 0:

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
+from ...transcript import broken_link
 from ..framework import CallBudgetExceeded
 
 Turn = str | list[tuple[str, str]]  # an answer, or calls as (name, arguments text)
@@ -37,23 +38,14 @@ def protocol_problem(messages: list[dict[str, Any]]) -> str | None:
     ...                   "content": "x"}])
     "a message with role 'tool' must answer a call of the assistant message before it (no call 'c1')"
     """
-    open_calls: list[str] = []
-    for message in messages:
-        message = message if isinstance(message, dict) else _as_dict(message)
-        role = message.get("role")
-        if role == "tool":
-            call_id = message.get("tool_call_id")
-            if call_id not in open_calls:
-                return ("a message with role 'tool' must answer a call of the assistant message "
-                        f"before it (no call {call_id!r})")
-            open_calls.remove(call_id)
-            continue
-        if open_calls:
-            return (f"the calls {open_calls} have no tool message: every tool call needs its result, "
-                    "linked by tool_call_id, right after the assistant message")
-        if role == "assistant":
-            open_calls = [c["id"] if isinstance(c, dict) else c.id for c in message.get("tool_calls") or []]
-    return None
+    broken = broken_link([m if isinstance(m, dict) else _as_dict(m) for m in messages], complete=False)
+    if broken is None:
+        return None
+    if broken.stray is not None:
+        return ("a message with role 'tool' must answer a call of the assistant message "
+                f"before it (no call {broken.stray!r})")
+    return (f"the calls {list(broken.unanswered)} have no tool message: every tool call needs its result, "
+            "linked by tool_call_id, right after the assistant message")
 
 
 def _as_dict(message: Any) -> dict[str, Any]:

@@ -1,0 +1,28 @@
+"""One finding of ``react-course doctor``: what was checked, how it stands, and what to do.
+
+Its own module because both halves of the doctor (``doctor.py`` for the machine,
+``doctor_model.py`` for the configured model) report findings, and neither should
+import the other for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MARKS = {"ok": "ok  ", "warn": "warn", "fix": "FIX ", "skip": "--  "}
+
+
+@dataclass(frozen=True)
+class Finding:
+    name: str
+    status: str  # ok, warn (works, but look), fix (will not work), skip (not checked)
+    detail: str
+    fix: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status != "fix"
+
+    def line(self) -> str:
+        text = f"[{MARKS[self.status]}] {self.name}: {self.detail}"
+        return text + (f"\n       -> {self.fix}" if self.fix and self.status in ("fix", "warn") else "")
