@@ -521,6 +521,14 @@ def wheelhouse_command(rest: list) -> int:
     return build_wheelhouse(platforms, pythons, dest.resolve())
 
 
+def parallel_options(rest: list) -> list:
+    """pytest-xdist options for the whole suite: one worker per core, each notebook's cells in one
+    worker (nbval's cells share a kernel), unless the command line already chose (-n 0 for none)."""
+    if any(arg.startswith(("-n", "--numprocesses", "--dist")) for arg in rest):
+        return []
+    return ["-n", "auto", "--dist", "loadscope"]
+
+
 def main(argv: list) -> int:
     verb, rest = (argv[0], list(argv[1:])) if argv else ("", [])
     folder = take_option(rest, "--wheelhouse") if verb in ("open", "test", "setup") else None
@@ -533,7 +541,7 @@ def main(argv: list) -> int:
         return subprocess.call(lab_command(python, rest), cwd=HERE)
     if verb == "test":
         python = setup("test", wheelhouse)
-        return subprocess.call([str(python), "-m", "pytest", *rest], cwd=HERE)
+        return subprocess.call([str(python), "-m", "pytest", *parallel_options(rest), *rest], cwd=HERE)
     if verb == "setup":
         setup("test" if "--test" in rest else "", wheelhouse)
         return 0
