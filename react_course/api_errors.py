@@ -88,8 +88,9 @@ def explain(error: BaseException, url: str, *, model: str = "", max_tokens: int 
     if isinstance(error, ModelError):
         kind = type(error) if type(error) in (ModelError, ModelConfigError, ContextWindowFull) \
             else ModelConfigError if isinstance(error, ModelConfigError) else ModelError
-        again = kind(redact(error), status=error.status, retryable=error.retryable)
-        return tagged(again, getattr(error, "cause", "other"))
+        again = kind(redact(error), status=error.status, retryable=error.retryable,
+                     retry_after=error.retry_after)
+        return tagged(again, error.cause)
     import openai  # only real models get here
 
     if isinstance(error, openai.APITimeoutError):

@@ -23,13 +23,21 @@ class ReactCourseError(Exception):
 
 
 class ModelError(ReactCourseError):
-    """A model call failed: an API error, a time-out, a reply in the wrong shape."""
+    """A model call failed: an API error, a time-out, a reply in the wrong shape.
+
+    It carries the HTTP ``status`` (None without one), whether asking again may help
+    (``retryable``), the seconds a server asked to wait (``retry_after``, text as sent)
+    and a ``cause`` for advice: timeout, connection, protocol, empty, budget, status or other.
+    """
 
     retryable = True
 
-    def __init__(self, message: str, *, status: int | None = None, retryable: bool | None = None):
+    def __init__(self, message: str, *, status: int | None = None, retryable: bool | None = None,
+                 retry_after: str | float | None = None, cause: str = "other") -> None:
         super().__init__(message)
         self.status = status
+        self.retry_after = retry_after
+        self.cause = cause
         if retryable is not None:
             self.retryable = retryable
 

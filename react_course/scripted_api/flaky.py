@@ -113,10 +113,8 @@ class HttpModel:
                 return json.loads(response.read())["text"]
         except urllib.error.HTTPError as error:
             body = error.read().decode(errors="replace")
-            failure = ModelError(f"HTTP {error.code}: {json.loads(body or '{}').get('error', '')}",
-                                 status=error.code)
-            failure.retry_after = error.headers.get("Retry-After")  # type: ignore[attr-defined]
-            raise failure from None
+            raise ModelError(f"HTTP {error.code}: {json.loads(body or '{}').get('error', '')}",
+                             status=error.code, retry_after=error.headers.get("Retry-After")) from None
         except TimeoutError as error:
             raise TimeoutError(f"no reply within {self.timeout:g} s") from error
         except urllib.error.URLError as error:
