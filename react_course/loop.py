@@ -25,7 +25,6 @@ policies (``safety.py``) and context compression (lesson 08).
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,10 +32,11 @@ from typing import Any
 from .driver import OnStep, drive
 from .execute import Policy, execute
 from .guards import Budget, Limits
+from .models import takes
 from .parsing import Action, FinalAnswer, ParseError, parse_step
 from .prompts import build_prompt
 from .record import Observation, RunResult, Step, ToolCall, Usage
-from .stops import DEFAULT_STOPS, find_stop, strip_reasoning
+from .stops import DEFAULT_STOPS, cut_at_end_of_turn, find_stop, strip_reasoning
 from .tokens import count_tokens
 from .tools import ToolRegistry, as_registry
 from .transcript import scratchpad
@@ -99,24 +99,21 @@ class TextAgent:
     def send(self, prompt: str, forced: bool, timeout: float | None) -> str:
         """The model's reply. A model that takes a ``timeout`` (the real ones do) is told the
         time left, so that its HTTP request ends with the run instead of lingering."""
-        extra = {"timeout": timeout} if timeout is not None and _takes_timeout(self.model) else {}
+        extra = {"timeout": timeout} if timeout is not None and takes(self.model, "timeout") else {}
         raw = self.model(prompt, list(self.stops), **extra)
         if not isinstance(raw, str | None):
             raise TypeError(f"the model returned {type(raw).__name__}, not text")
         return raw or ""
 
     def read(self, step: Step, raw: str, sent: int) -> Usage:
-        return read_reply(step, raw, self.stops, usage_of(self.model, sent, raw))
+        usage = read_reply(step, raw, self.stops, usage_of(self.model, sent, raw))
+        note = self.budget.check_unreadable(step.text) if step.error == "parse_error" else None
+        if note:  # the same unreadable reply again: said, and counted as a repeat
+            step.observations[0] = Observation("", f"{note} {step.observations[0].text}", "parse_error")
+        return usage
 
     def act(self, step: Step) -> None:
         step.observations.append(execute(step.calls[0], self.registry, self.budget, policy=self.policy))
-
-
-def _takes_timeout(model: Callable[..., Any]) -> bool:
-    try:
-        return "timeout" in inspect.signature(model).parameters
-    except (TypeError, ValueError):  # a builtin or an object without a readable signature
-        return False
 
 
 def usage_of(model: Any, prompt_tokens: int, reply: str) -> Usage:
@@ -131,8 +128,9 @@ def usage_of(model: Any, prompt_tokens: int, reply: str) -> Usage:
 def read_reply(step: Step, raw: str, stops: Sequence[str], usage: Usage) -> Usage:
     """Cut the reply at the first stop sequence, parse it, and record what was read and cut."""
     step.usage = usage
-    # A reasoning model's <think> block goes first: a stop word inside it must not cut the reply.
-    text = strip_reasoning(raw)
+    # A template's end-of-turn marker ends the reply; then a reasoning model's <think> block goes,
+    # so that a stop word inside it does not cut the reply.
+    text = strip_reasoning(cut_at_end_of_turn(raw))
     at = find_stop(text, stops)
     kept, after = (text, "") if at < 0 else (text[:at], text[at:])
     if len(kept) > MAX_REPLY_CHARS:  # a runaway reply: read the head, record the rest as cut

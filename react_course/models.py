@@ -18,6 +18,7 @@ Real models live in ``providers.py``; this module never touches the network.
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple, Protocol
@@ -29,6 +30,18 @@ from .stops import as_stop_list, cut_at_stop
 
 class Model(Protocol):
     def __call__(self, prompt: str, stop: Sequence[str] | None = None) -> str: ...
+
+
+def takes(model: Callable[..., object], keyword: str) -> bool:
+    """Does ``model`` accept ``keyword``? Real models take ``timeout`` and ``max_tokens``.
+
+    >>> takes(lambda prompt, stop, *, timeout=None: "", "timeout"), takes(len, "timeout")
+    (True, False)
+    """
+    try:
+        return keyword in inspect.signature(model).parameters
+    except (TypeError, ValueError):  # a builtin, or an object without a readable signature
+        return False
 
 
 class ModelCall(NamedTuple):

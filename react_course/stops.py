@@ -7,8 +7,14 @@ just before a given string. We send one on every call, and because some APIs
 ignore or limit them (the OpenAI API takes at most 4; several reasoning models
 take none), we also cut the reply on the client side: defence in depth.
 
+Local servers add one more leak: a chat template's end-of-turn marker
+(``<|im_end|>``, ``<|eot_id|>``, ...) left in the reply's text. The turn ended
+there, so the reply is cut at the first one (``cut_at_end_of_turn``); in a
+tool call's arguments the markers are removed (``drop_end_of_turn``).
+
 What this module leaves out: choosing the stops per prompt format (the loop
-does that) and streaming (a stream would be cut the same way, chunk by chunk).
+does that), streaming (a stream would be cut the same way, chunk by chunk) and
+every template's marker (the common ones are listed in ``END_OF_TURN``).
 """
 
 from __future__ import annotations
@@ -57,6 +63,31 @@ def cut_at_stop(text: str, stops: str | Sequence[str] | None) -> str:
     """
     at = find_stop(text, stops)
     return text if at < 0 else text[:at]
+
+
+# End-of-turn markers of common chat templates (ChatML, Llama 3, Phi, Gemma, Llama 2 and GPT-2).
+END_OF_TURN: tuple[str, ...] = ("<|im_end|>", "<|eot_id|>", "<|end|>", "<end_of_turn>",
+                                "<|endoftext|>", "</s>")
+
+
+def cut_at_end_of_turn(text: str) -> str:
+    """The reply up to the first end-of-turn marker a server left in it: the turn ended there.
+
+    >>> cut_at_end_of_turn("Final Answer: 4<|im_end|>\\n<|im_start|>user")
+    'Final Answer: 4'
+    """
+    return cut_at_stop(text, END_OF_TURN)
+
+
+def drop_end_of_turn(text: str) -> str:
+    """``text`` without any end-of-turn marker (for tool arguments, where a cut could break the JSON).
+
+    >>> drop_end_of_turn('{"query": "Paris"}<|eot_id|>')
+    '{"query": "Paris"}'
+    """
+    for marker in END_OF_TURN:
+        text = text.replace(marker, "")
+    return text
 
 
 def strip_reasoning(text: str) -> str:
