@@ -143,6 +143,7 @@ class Budget:
         self.successful_calls = 0
         self.refused = 0
         self.first_call: dict[tuple[str, str], int] = {}
+        self.first_unreadable: dict[str, int] = {}  # an unreadable reply -> the step it came in
         # lesson 05: no progress, error spirals, back-off; lesson 06: what this run has seen
         self.watch = RepeatWatch()
         self.tool_errors: dict[str, int] = {}
@@ -271,6 +272,17 @@ class Budget:
         if observation.error not in RETRYABLE_ERRORS and observation.error != "repeat":
             self.first_call.setdefault(repeat_key(call.name, call.arguments), self.steps_taken)
 
+    def check_unreadable(self, reply: str) -> str | None:
+        """A note for an unreadable reply sent before, word for word, else None.
+
+        It counts like a refused repeat: a model stuck on one reply it cannot
+        get right ends as ``repeating``, not at the step limit.
+        """
+        first = self.first_unreadable.setdefault(" ".join(reply.lower().split()), self.steps_taken)
+        if first == self.steps_taken:
+            return None
+        self.refused += 1
+        return f"This reply is the same as your reply in step {first}, which could not be read either."
 
     def check_tool_errors(self, call: ToolCall) -> str | None:
         """The refusal for a tool that has failed ``max_tool_errors`` times in this run, or None."""

@@ -44,7 +44,7 @@ from .tokens import count_tokens
 from .tools import ToolRegistry, as_registry
 from .wire import PROTOCOLS, Reply, make_wire
 
-__all__ = ["PROTOCOLS", "NativeAgent", "execute_turn", "native_client", "run_native"]
+__all__ = ["PROTOCOLS", "NativeAgent", "execute_turn", "lesson_client", "native_client", "run_native"]
 
 
 def run_native(
@@ -142,12 +142,19 @@ def execute_turn(calls: list[ToolCall], registry: ToolRegistry, budget: Budget |
     observations = []
     for call in calls:
         readable_call = isinstance(call.arguments, dict)
-        observations.append(next(answered) if readable_call else unreadable(call, registry))
+        observations.append(next(answered) if readable_call else unreadable(call, registry, budget))
     return observations
 
 
-def unreadable(call: ToolCall, registry: ToolRegistry) -> Observation:
-    """The observation for arguments that are not a JSON object: what was wrong, and an example."""
+def unreadable(call: ToolCall, registry: ToolRegistry, budget: Budget | None = None) -> Observation:
+    """The observation for arguments that are not a JSON object: what was wrong, and an example.
+
+    The same unreadable call again counts as a repeat (``Budget.check_unreadable``), as a
+    text reply that cannot be read does: a model stuck on it ends as ``repeating``.
+    """
+    note = budget.check_unreadable(f"{call.name} {call.arguments}") if budget else None
+    if note:
+        return Observation(call.id, f"{note} {unreadable(call, registry).text}", "repeat")
     if call.name not in registry:
         return Observation(call.id, registry.unknown_tool_message(call.name), "unknown_tool")
     tool = registry[call.name]
@@ -190,3 +197,44 @@ def native_client(setting: str | None = None, *, base_url: str | None = None,
     client = openai.OpenAI(api_key=key or "not-needed", base_url=effective_url(spec.base_url),
                            timeout=timeout, max_retries=max_retries)
     return client, spec.name
+
+
+def lesson_client(scripted_url: str, setting: str | None = None) -> tuple[Any, str, str]:
+    """A client, its model name, and a line saying which model a lesson talks to, and why.
+
+    ``native_client`` for the setting (``REACT_COURSE_MODEL``); but a setting
+    native tool calls cannot use (a ``-completions`` one: a base model) or a
+    server that refuses connections would stop the lesson at its first raw
+    call with a traceback. The lesson then runs on the scripted model served
+    at ``scripted_url``, and the line says so in words.
+    """
+    try:
+        client, model = native_client(setting, base_url=scripted_url)
+    except ModelConfigError as error:
+        return (*native_client("scripted", base_url=scripted_url),
+                f"scripted, because {error} (this lesson runs on the scripted chat model instead)")
+    if model == "scripted":
+        return client, model, "scripted (served on 127.0.0.1)"
+    problem = _unreachable(client, model)
+    if problem:
+        return (*native_client("scripted", base_url=scripted_url),
+                f"scripted, because {problem} (this lesson runs on the scripted chat model instead; "
+                "start your server and run the lesson again from the top)")
+    return client, model, f"{model} at {client.base_url} (real)"
+
+
+def _unreachable(client: Any, model: str) -> str:
+    """Why the server cannot be reached, in words; "" when something answers (even a 404)."""
+    import openai
+
+    from .api_errors import explain
+
+    try:
+        client.with_options(timeout=5.0, max_retries=0).models.list()
+    except openai.APITimeoutError:
+        return ""  # something is listening, only slowly: the lesson's own calls have time-outs
+    except openai.APIConnectionError as error:
+        return str(explain(error, str(client.base_url).rstrip("/"), model=model))
+    except Exception:
+        return ""  # it answered, if not with a model list
+    return ""
