@@ -8,7 +8,9 @@ in the wrong shape) into one of the library's exceptions:
 - a refusal that asking again cannot fix (400, 401, 403, 404, ...) ->
   ``ModelConfigError``, with advice that fits the status;
 - a time-out, a rate limit, a server error, a dropped connection ->
-  ``ModelError(retryable=True)``;
+  ``ModelError(retryable=True)``; but a 5xx that is the server's validation
+  of the request (pydantic's "Input should be a valid string") will fail
+  again, and is not retryable;
 - a server that does not speak the protocol (an HTML page, malformed JSON)
   -> ``ModelError`` with a plain message.
 
@@ -39,7 +41,10 @@ _PATTERNS = (
 CONTEXT_FULL = re.compile(
     r"(?i)context (size|length|window)|context_length_exceeded|maximum context|n_ctx"
     r"|prompt is too long|too many tokens|input is too long|max_model_len|context overflow"
+    r"|could not broadcast input array from shape"  # llama-cpp-python's 500 when its window fills mid-run
 )
+# A 5xx whose text is the server's validation of the request: the same request fails again.
+REQUEST_REFUSED = re.compile(r"(?i)input should be a valid|validation error|field required")
 
 
 def remember_secret(key: str | None) -> None:
@@ -131,11 +136,19 @@ def _refusal(status: int, said: str, url: str, model: str, max_tokens: int | Non
              endpoint: str) -> ModelError:
     if CONTEXT_FULL.search(said) or status == 413:
         return context_full(url, said, max_tokens, status)
+    if status >= 500 and REQUEST_REFUSED.search(said):
+        return ModelError(f"{url} could not read the request ({status}: {said}); asking again will not "
+                          "help. The server refuses part of what was sent: please report it with this "
+                          "message.", status=status, retryable=False)
     if status in (408, 409, 429) or status >= 500:
         what = "is rate-limiting this key; wait a little" if status == 429 else "had a problem"
         return ModelError(f"{url} {what} ({status}: {said}); the call may pass if tried again.",
                           status=status, retryable=True)
     named = f" {model!r}" if model else ""
+    if status == 404 and endpoint == "responses" and "model" not in said.lower():
+        return ModelConfigError(f"{url} has no Responses API (/v1/responses): many local servers speak "
+                                "only Chat Completions. Use protocol=\"chat\" with this server "
+                                f"({status}: {said}).", status=status)
     advice = {
         401: "refused the key. Check OPENAI_API_KEY in the shell that starts Jupyter (a local "
              "server needs the key it was started with, or none)",

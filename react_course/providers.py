@@ -42,11 +42,12 @@ from .model_settings import (
     parse_model_spec,
     setting,
 )
-from .stops import api_stops, cut_at_stop, strip_reasoning
+from .stops import api_stops, cut_at_end_of_turn, cut_at_stop, strip_reasoning
 
 __all__ = ["ENV_VAR", "OLLAMA_URL", "OPENAI_URL", "ContextWindowFull", "ModelConfigError",
            "ModelError", "ModelSpec", "OpenAIChatModel", "OpenAICompletionModel", "course_model",
-           "effective_url", "parse_model_spec", "real_model", "redact", "setting", "uses_real_model"]
+           "effective_url", "parse_model_spec", "per_call_timeout", "real_model", "redact", "setting",
+           "uses_real_model"]
 
 TIMEOUT_VAR, MAX_TOKENS_VAR = "REACT_COURSE_TIMEOUT", "REACT_COURSE_MAX_TOKENS"
 DEFAULT_TIMEOUT, DEFAULT_MAX_TOKENS = 30.0, 400
@@ -88,6 +89,7 @@ class OpenAIChatModel:
         self.last_usage: Any = None
         self.token_parameter = "max_tokens"
         self.send_stops = True
+        self.call_budget = self.max_tokens  # this call's output budget (a summary asks for less)
 
     @property
     def url(self) -> str:
@@ -108,8 +110,13 @@ class OpenAIChatModel:
         return self._client
 
     def __call__(self, prompt: str, stop: Sequence[str] | None = None, *,
-                 timeout: float | None = None) -> str:
-        text = strip_reasoning(self._send(prompt, stop, timeout)).lstrip()
+                 timeout: float | None = None, max_tokens: int | None = None) -> str:
+        """The reply; ``timeout`` and ``max_tokens`` lower this call's wait and output budget."""
+        budget, self.call_budget = self.call_budget, min(max_tokens or self.max_tokens, self.max_tokens)
+        try:
+            text = strip_reasoning(cut_at_end_of_turn(self._send(prompt, stop, timeout))).lstrip()
+        finally:
+            self.call_budget = budget
         return cut_at_stop(text, stop)
 
     def _send(self, prompt: str, stop: Sequence[str] | None, timeout: float | None) -> str:
@@ -170,7 +177,7 @@ class OpenAIChatModel:
     def _options(self, stop: Sequence[str] | None) -> dict[str, Any]:
         reasoning = self.token_parameter == "max_completion_tokens"
         options: dict[str, Any] = {
-            self.token_parameter: self.max_tokens + REASONING_TOKENS * reasoning}
+            self.token_parameter: self.call_budget + REASONING_TOKENS * reasoning}
         if self.temperature is not None:
             options["temperature"] = self.temperature
         if self.send_stops and api_stops(stop):
@@ -232,6 +239,21 @@ def _as_text(content: Any) -> str:
         return "".join(str(p.get("text", "")) if isinstance(p, dict) else str(getattr(p, "text", p))
                        for p in content)
     return content if isinstance(content, str) else "" if content is None else str(content)
+
+
+def per_call_timeout(client: Any = None) -> float:
+    """The longest one call may wait: REACT_COURSE_TIMEOUT, or ``client``'s own time-out if shorter.
+
+    Both loops use it, so that a server that hangs costs one call's wait, not
+    the run's whole remaining time.
+
+    >>> class Client: timeout = 5.0
+    >>> per_call_timeout(Client()), per_call_timeout(None)
+    (5.0, 30.0)
+    """
+    limit = setting(TIMEOUT_VAR, DEFAULT_TIMEOUT)
+    own = getattr(client, "timeout", None)  # the SDK's default is an httpx Timeout object: not a cap
+    return min(limit, float(own)) if isinstance(own, int | float) and own > 0 else limit
 
 
 def real_model(spec: str | ModelSpec) -> OpenAIChatModel:

@@ -68,11 +68,11 @@ def is_retryable(error: BaseException) -> bool:
 
     >>> is_retryable(ModelError("busy", status=429)), is_retryable(ModelError("no", status=404))
     (True, False)
-    >>> is_retryable(TimeoutError("slow"))
-    True
+    >>> is_retryable(TimeoutError("slow")), is_retryable(ModelError("full", status=500, retryable=False))
+    (True, False)
     """
-    if isinstance(error, ModelConfigError):
-        return False
+    if isinstance(error, ModelConfigError) or (isinstance(error, ModelError) and not error.retryable):
+        return False  # the library already knows: a full context window, a refused request's shape
     status = status_of(error)
     if status is not None:
         return status in RETRY_STATUSES or (status >= 500 and status not in NEVER_RETRY)

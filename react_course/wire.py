@@ -23,6 +23,13 @@ one, it is dropped (``max_tokens`` renamed) and the call made again, and the
 wire remembers. No ``stop`` is sent: a native reply has no Observation to
 invent.
 
+Three habits for local servers (llama.cpp, Ollama, vLLM): ``tool_choice`` is
+always sent with the tools ("auto" by default: some servers drop the tools
+when it is missing); an assistant turn's ``content`` goes back as a string,
+never null (some servers refuse a null with a 500); and each call waits at
+most ``REACT_COURSE_TIMEOUT`` seconds (or the client's own, shorter, time-out),
+never the run's whole remaining time, so a hung server costs one call's wait.
+
 What it leaves out: streaming, and the stateful ``previous_response_id``
 style (the whole history is sent each time, as the text loop does).
 """
@@ -36,7 +43,7 @@ from typing import Any
 from .errors import ModelConfigError, ModelError
 from .record import Observation, ToolCall, Usage
 from .schemas import declare, describe_parameters, parse_arguments
-from .stops import strip_reasoning
+from .stops import cut_at_end_of_turn, drop_end_of_turn, strip_reasoning
 from .tokens import estimate_tokens
 
 PROTOCOLS = ("chat", "responses")
@@ -64,9 +71,10 @@ class _Wire:
     def __init__(self, client: Any, model: str, registry: Any, *, strict: bool = True,
                  parallel_tool_calls: bool | None = None) -> None:
         self.client, self.model, self.registry, self.strict = client, model, registry, strict
-        from .providers import MAX_TOKENS_VAR, setting
+        from .providers import MAX_TOKENS_VAR, per_call_timeout, setting
 
         self.max_output = setting(MAX_TOKENS_VAR, MAX_OUTPUT_TOKENS, int)
+        self.call_timeout = per_call_timeout(client)
         self.options: dict[str, Any] = {"temperature": 0.0, self.token_parameter: self.max_output}
         if parallel_tool_calls is not None:
             self.options["parallel_tool_calls"] = parallel_tool_calls
@@ -74,6 +82,7 @@ class _Wire:
         self.rejected: set[str] = set()
 
     token_parameter = "max_tokens"
+    endpoint = "chat"  # how api_errors names the endpoint in its advice
 
     def start(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return list(messages)
@@ -97,22 +106,23 @@ class _Wire:
         options = dict(self.options)
         if self.tools:
             options["tools"] = self.tools
-            if tool_choice is not None:
-                options["tool_choice"] = tool_choice
+            options["tool_choice"] = tool_choice or "auto"  # without it, some servers drop the tools
         else:
             options.pop("parallel_tool_calls", None)
         return {k: v for k, v in options.items() if k not in self.rejected}
 
     def create(self, call: Any, timeout: float | None, **request: Any) -> Any:
-        if timeout is not None:  # None would mean "wait forever" to the SDK
-            request["timeout"] = max(timeout, 0.001)
+        """One call, waiting at most the per-call time-out or the run's ``timeout`` left."""
+        timeout = self.call_timeout if timeout is None else min(timeout, self.call_timeout)
+        request["timeout"] = max(timeout, 0.001)
         for _ in range(len(_ADAPTABLE) + 1):
             try:
                 return call(model=self.model, **request)
             except Exception as error:
                 if not self.adapt(error, request):
                     url = str(getattr(self.client, "base_url", ""))
-                    raise model_error(error, url, self.model, timeout, self.max_output) from None
+                    raise model_error(error, url, self.model, timeout, self.max_output,
+                                      self.endpoint) from None
         raise ModelConfigError("the server kept refusing the request's parameters")
 
     def adapt(self, error: Exception, request: dict[str, Any]) -> bool:
@@ -136,14 +146,15 @@ class _Wire:
         return False
 
 
-def model_error(error: Exception, url: str, model: str, timeout: float | None, budget: int) -> Exception:
+def model_error(error: Exception, url: str, model: str, timeout: float | None, budget: int,
+                endpoint: str = "chat") -> Exception:
     """The SDK's exception as the library's, in words that say what to change (``api_errors``).
 
     Raised without chaining: the SDK's exception may hold the key.
     """
     from .api_errors import explain
 
-    return explain(error, url, model=model, max_tokens=budget, timeout=timeout)
+    return explain(error, url, model=model, max_tokens=budget, timeout=timeout, endpoint=endpoint)
 
 
 def _first_choice(response: Any, client: Any) -> Any:
@@ -180,7 +191,7 @@ class ChatWire(_Wire):
         response = self.create(self.client.chat.completions.create, timeout, messages=history, **request)
         choice = _first_choice(response, self.client)
         message = choice.message
-        content = message.content or ""
+        content = cut_at_end_of_turn(message.content or "")
         text = strip_reasoning(content).strip()
         reasoning = _chat_reasoning(message, content)
         calls, declared = [], []
@@ -190,12 +201,13 @@ class ChatWire(_Wire):
             call_id = call.id or f"call_{len(history)}_{number}"
             raw = call.function.arguments
             raw = raw if isinstance(raw, str) or raw is None else json.dumps(raw, ensure_ascii=False)
+            raw = raw if raw is None else drop_end_of_turn(raw)
             calls.append(self.read_call(call_id, call.function.name, raw))
             declared.append({"id": call_id, "type": "function",
                              "function": {"name": call.function.name, "arguments": raw or "{}"}})
         if not calls and not text:
             raise empty_reply(choice.finish_reason, self.client, self.max_output)
-        sent = {"role": "assistant", "content": message.content}
+        sent = {"role": "assistant", "content": content}  # a string: some servers refuse null
         if declared:
             sent["tool_calls"] = declared
         u = response.usage
@@ -223,6 +235,7 @@ class ResponsesWire(_Wire):
 
     protocol = "responses"
     token_parameter = "max_output_tokens"
+    endpoint = "responses"
 
     def start(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [dict(m) for m in messages]
@@ -238,13 +251,15 @@ class ResponsesWire(_Wire):
         text, reasoning, calls = [], [], []
         for item in items:
             if item["type"] == "message":
-                text += [part.get("text", "") for part in item.get("content", [])
+                text += [cut_at_end_of_turn(part.get("text", "")) for part in item.get("content", [])
                          if part.get("type") == "output_text"]
             elif item["type"] == "reasoning":
                 parts = item.get("summary", []) + item.get("content", [])
                 reasoning += [part.get("text", "") for part in parts]
             elif item["type"] == "function_call":
-                calls.append(self.read_call(item["call_id"], item["name"], item.get("arguments")))
+                raw = item.get("arguments")
+                raw = drop_end_of_turn(raw) if isinstance(raw, str) else raw
+                calls.append(self.read_call(item["call_id"], item["name"], raw))
         u = response.usage
         usage = (_usage(u.input_tokens, u.output_tokens,
                         getattr(u.input_tokens_details, "cached_tokens", 0),
