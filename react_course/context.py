@@ -18,6 +18,11 @@ history passes a token threshold, summarises once, and then lets the history
 grow again, so the prompt's prefix stays stable (and cacheable) between
 compressions. The summariser's own tokens are counted in ``.usage``.
 
+A summary is held to its budget (``SUMMARY_TOKENS`` unless told): a
+summariser that takes ``max_tokens`` (the real models do) is given it as its
+output limit, and the reply is cut to it on our side as well, since a base
+model may run on (or echo the prompt) until the server's own limit.
+
 ``ExtractiveSummariser`` is the scripted summariser used offline: it copies the
 facts out of the step lines it is shown. ``Router`` sends simple steps to a
 cheaper model.
@@ -33,10 +38,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .models import takes
 from .record import Usage
 from .tokens import count_tokens
 from .transcript import broken_link, scratchpad
 
+SUMMARY_TOKENS = 300  # the most tokens one summary may add to the history
 SUMMARY_HEADER = "Summary of the earlier steps (replaced to save tokens):"
 SUMMARY_PROMPT = """\
 You keep the notes of an agent that answers a question with tools. Summarise the
@@ -119,8 +126,19 @@ class History:
         return "\n".join([*head, scratchpad(self.kept)] if self.kept else head)
 
 
+def summarise_within(summarise: Callable[..., str], prompt: str, budget: int = SUMMARY_TOKENS) -> str:
+    """The summariser's reply to ``prompt``, at most ``budget`` tokens: asked for, and cut to, that.
+
+    >>> summarise_within(lambda prompt, stop: "fact " * 500, "Steps: ...", 20).splitlines()
+    ['fact fact fact fact fact fact fact fact fact', '[cut: 491 of 500 words]']
+    """
+    extra = {"max_tokens": budget} if takes(summarise, "max_tokens") else {}
+    return fit_observation((summarise(prompt, None, **extra) or "").strip(), budget)
+
+
 def compress_history(question: str, steps: Sequence[Any], summarise: Callable[..., str], *,
-                     keep_last: int = 3, open_items: Sequence[str] = (), previous: str = "") -> History:
+                     keep_last: int = 3, open_items: Sequence[str] = (), previous: str = "",
+                     summary_tokens: int = SUMMARY_TOKENS) -> History:
     """Replace all but the last ``keep_last`` steps by a summary that ``summarise`` (a model) writes.
 
     ``previous`` is an earlier summary: the new notes are appended to it, not
@@ -128,13 +146,13 @@ def compress_history(question: str, steps: Sequence[Any], summarise: Callable[..
     cached) and the summariser reads each step once. The question and the
     tool list are not part of ``steps`` (the prompt pins them); ``open_items``
     are kept word for word. A text step holds its call and its observation,
-    so they are never separated.
+    so they are never separated. Each new note is at most ``summary_tokens``.
     """
     old, kept = steps[: max(0, len(steps) - keep_last)], steps[max(0, len(steps) - keep_last):]
     if not old:
         return History(previous, kept, 0, Usage(), tuple(open_items))
     prompt = SUMMARY_PROMPT.format(question=question, steps="\n".join(step_line(s) for s in old))
-    reply = (summarise(prompt, None) or "").strip()
+    reply = summarise_within(summarise, prompt, summary_tokens)
     summary = "\n".join(filter(None, [previous, reply]))
     return History(summary, kept, len(old), _usage(summarise, prompt, reply), tuple(open_items))
 
@@ -160,8 +178,10 @@ class Compressor:
     """
 
     def __init__(self, summarise: Callable[..., str], *, threshold: int = 1_500, keep_last: int = 3,
-                 open_items: Sequence[str] = (), encoding: str = "o200k_base") -> None:
+                 open_items: Sequence[str] = (), encoding: str = "o200k_base",
+                 summary_tokens: int = SUMMARY_TOKENS) -> None:
         self.summarise, self.threshold, self.keep_last = summarise, threshold, keep_last
+        self.summary_tokens = summary_tokens
         self.open_items, self.encoding = tuple(open_items), encoding
         self.summary, self.folded = "", 0  # the notes so far, and how many steps they stand for
         self.usage = Usage()  # the summariser's tokens, to add to the run's
@@ -176,7 +196,7 @@ class Compressor:
             try:
                 history = compress_history(question, steps[self.folded:], self.summarise,
                                            keep_last=self.keep_last, open_items=self.open_items,
-                                           previous=self.summary)
+                                           previous=self.summary, summary_tokens=self.summary_tokens)
             except Exception as error:  # a failed summary must not end the run: send it all
                 self.failures.append(f"{type(error).__name__}: {error}")
                 return text
@@ -194,7 +214,8 @@ Message = dict[str, Any]
 
 
 def compress_messages(messages: Sequence[Message], summarise: Callable[..., str], *,
-                      keep_last: int = 3, open_items: Sequence[str] = ()) -> tuple[list[Message], Usage]:
+                      keep_last: int = 3, open_items: Sequence[str] = (),
+                      summary_tokens: int = SUMMARY_TOKENS) -> tuple[list[Message], Usage]:
     """A native conversation with older turns replaced by one summary message, and that summary's cost.
 
     The leading system messages and the first user message (the question)
@@ -211,7 +232,7 @@ def compress_messages(messages: Sequence[Message], summarise: Callable[..., str]
     question = head[-1].get("content", "") if head else ""
     prompt = SUMMARY_PROMPT.format(question=question,
                                    steps="\n".join(_turn_line(n, t) for n, t in enumerate(old, 1)))
-    reply = (summarise(prompt, None) or "").strip()
+    reply = summarise_within(summarise, prompt, summary_tokens)
     pinned = [f"Still open: {item}" for item in open_items]
     note = {"role": "user", "content": "\n".join([SUMMARY_HEADER, reply, *pinned])}
     return head + [note] + [m for turn in kept for m in turn], _usage(summarise, prompt, reply)

@@ -167,3 +167,33 @@ def test_a_failing_summariser_leaves_the_history_whole_and_the_run_going():
     run = rc.run_react(TASK.question, task_model(TASK), task_tools(), max_steps=20, history=compressor)
     assert solved(TASK, run) and compressor.failures and not compressor.compressions
     assert compressor.failures[0] == "TimeoutError: the summariser timed out"
+
+
+def test_a_long_winded_summariser_is_held_to_the_summary_budget():
+    """A real base model wrote summaries five times their budget: asked for less, and cut."""
+    asked = []
+
+    def verbose(prompt, stop=None, *, max_tokens=None):
+        asked.append(max_tokens)
+        return "Findings: " + "the order was found and it was late " * 300
+
+    compressor = Compressor(verbose, threshold=300, keep_last=1, summary_tokens=120)
+    run = rc.run_react(TASK.question, task_model(TASK), task_tools(), max_steps=20, history=compressor)
+    assert compressor.compressions and set(asked) == {120}
+    assert count_tokens(compressor.summary) <= 120 * len(compressor.compressions)
+    assert "[cut: " in compressor.summary and run.end_reason in rc.END_REASONS
+
+
+def test_a_real_summariser_is_sent_the_summary_budget_as_its_output_limit():
+    import stub_servers as stub
+    from stub_servers import KEY, MODEL, StubServer
+
+    from react_course.providers import OpenAICompletionModel
+
+    with StubServer(stub.answering(["Findings: a pen costs 2 " * 200])) as server:
+        model = OpenAICompletionModel(MODEL, base_url=server.url, api_key=KEY, max_retries=0)
+        history = compress_history(TASK.question, long_run().steps[:4], model, keep_last=1,
+                                   summary_tokens=50)
+        model("Question: x", None)  # the model's own budget again, for the next step
+        budgets = [call.body["max_tokens"] for call in server.calls]
+    assert budgets == [50, model.max_tokens] and count_tokens(history.summary) <= 50
