@@ -203,7 +203,8 @@ def test_ping_gives_up_on_a_silent_server(monkeypatch) -> None:
         findings = by_name(doctor_model.ping_model())
     answer = findings["model answers"]
     assert answer.status == "fix" and f"no reply from {server.url} within 0.5 s" in answer.detail
-    assert "Nothing came back within 0.5 s" in answer.fix
+    # it answered at /models, so it is up: slow, not "still loading"
+    assert "The server is up (it answered at /models)" in answer.fix and "loading" not in answer.fix
     assert len(server.calls) == 1  # no retry
 
 
@@ -242,3 +243,28 @@ def test_json_report_for_instructors(monkeypatch, capsys) -> None:
     assert any(f["name"] == "model answers" and f["status"] == "fix" for f in data["findings"])
     assert KEY not in out and "Contacting" not in out
     assert json.loads(report_json([Finding("x", "ok", "y")]))["ok"] is True
+
+
+def test_ping_against_a_base_model_asks_for_a_short_reply_with_a_stop(monkeypatch) -> None:
+    """A base model writes on to its budget: at 50 ms a token, 400 tokens outlast the ping."""
+    import time
+
+    def generating(request: stub.Request) -> stub.Reply:
+        time.sleep(0.05 * min(int(request.body.get("max_tokens") or 400), 40))
+        return stub.model_reply(request, " ready")
+
+    with StubServer(generating) as server:
+        monkeypatch.setenv("REACT_COURSE_MODEL", f"openai-compatible-completions:{server.url}:{MODEL}")
+        monkeypatch.setenv("OPENAI_API_KEY", KEY)
+        findings = by_name(doctor_model.ping_model())
+        sent = server.calls[0].body
+    assert findings["model answers"].status == "ok" and "ready" in findings["model answers"].detail
+    assert sent["max_tokens"] <= 16 and sent["stop"] == ["\n"] and sent["prompt"].endswith("Answer:")
+
+
+def test_ping_against_a_server_that_is_down_says_it_once(monkeypatch) -> None:
+    monkeypatch.setenv("REACT_COURSE_MODEL", "openai-compatible:http://127.0.0.1:9/v1:m")
+    findings = by_name(doctor_model.ping_model())
+    assert "model name" not in findings  # not "has no model list": it was never reached
+    assert findings["model answers"].status == "fix"
+    assert "Start the model server" in findings["model answers"].fix

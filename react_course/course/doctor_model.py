@@ -3,7 +3,12 @@
 A ping says what it contacts (the effective base URL) and for how long, and
 gives up within ``PING_SECONDS``: first the server's model list (where it has
 one: is the model name listed?), then one tiny request. Each failure gets the
-advice that fits it: a missing key is not "check the server".
+advice that fits it: a missing key is not "check the server", and a server
+that listed its models but is slow to reply is not "still loading".
+
+A base model (a ``-completions`` setting) is asked to complete a one-line
+question, with a reply budget of ``PING_TOKENS`` and a stop at the line's end:
+left to the lessons' budget and no stop, it writes on for hundreds of tokens.
 
 What it leaves out: measuring speed or quality; the lessons do that.
 """
@@ -30,6 +35,8 @@ from .findings import Finding
 LIST_SECONDS, REPLY_SECONDS = 5.0, 20.0
 PING_SECONDS = LIST_SECONDS + REPLY_SECONDS
 PING_PROMPT = "Reply with the single word: ready"
+BASE_PING_PROMPT = "Question: reply with the single word ready.\nAnswer:"  # a base model continues text
+PING_TOKENS, BASE_PING_STOPS = 8, ["\n"]
 
 
 def _spec() -> ModelSpec | ModelConfigError:
@@ -96,16 +103,23 @@ def ping_model() -> list[Finding]:
     return [f for f in (_listed(spec, listed), *_answer(spec, model, listed)) if f]
 
 
-def list_models(model) -> list[str] | None:
-    """The model names the server lists at /models, or None when it has no such list."""
+def list_models(model) -> list[str] | Exception | None:
+    """The model names the server lists at /models; None when it answered without such a list;
+    the exception when it could not be reached (the reply's finding says so, once)."""
+    import openai
+
     try:
         page = model.client.with_options(timeout=LIST_SECONDS, max_retries=0).models.list()
         return [str(item.id) for item in page.data]
+    except (openai.APIConnectionError, ModelConfigError) as error:  # time-outs included
+        return error
     except Exception:
         return None
 
 
-def _listed(spec: ModelSpec, listed: list[str] | None) -> Finding | None:
+def _listed(spec: ModelSpec, listed: list[str] | Exception | None) -> Finding | None:
+    if isinstance(listed, Exception):
+        return None  # not reached: the reply's finding says why
     if listed is None:
         return Finding("model name", "skip", f"{spec.url} has no model list to check against")
     if spec.name in listed:
@@ -113,13 +127,19 @@ def _listed(spec: ModelSpec, listed: list[str] | None) -> Finding | None:
     return None  # said with the answer: whether the server takes the name anyway matters
 
 
-def _answer(spec: ModelSpec, model, listed: list[str] | None) -> list[Finding]:
+def _answer(spec: ModelSpec, model, listed: list[str] | Exception | None) -> list[Finding]:
     name = "model answers"
+    answered_list = not isinstance(listed, Exception)
+    listed = listed if isinstance(listed, list) else None
     unlisted = listed is not None and spec.name not in listed
     try:
-        reply = model(PING_PROMPT, None).strip()
+        if spec.endpoint == "completions":
+            reply = model(BASE_PING_PROMPT, BASE_PING_STOPS, max_tokens=PING_TOKENS).strip()
+        else:
+            reply = model(PING_PROMPT, None).strip()
     except ModelError as error:
-        return [Finding(name, "fix", redact(error), _advice(error, spec, listed if unlisted else None))]
+        return [Finding(name, "fix", redact(error),
+                        _advice(error, spec, listed if unlisted else None, answered_list))]
     except Exception as error:  # a bug, not the server: still one line, not a traceback
         return [Finding(name, "fix", redact(f"{type(error).__name__}: {error}"),
                         "Please report this, with the line above.")]
@@ -138,7 +158,8 @@ def _answer(spec: ModelSpec, model, listed: list[str] | None) -> list[Finding]:
     return findings
 
 
-def _advice(error: ModelError, spec: ModelSpec, listed: list[str] | None) -> str:
+def _advice(error: ModelError, spec: ModelSpec, listed: list[str] | None,
+            answered_list: bool = False) -> str:
     cause = getattr(error, "cause", "other")
     if listed is not None:
         return f"The server lists {_names(listed)}: set {ENV_VAR} to one of them."
@@ -148,6 +169,10 @@ def _advice(error: ModelError, spec: ModelSpec, listed: list[str] | None) -> str
         return "Check OPENAI_API_KEY in the shell that starts Jupyter (never in a notebook cell)."
     if error.status == 404:
         return f"Check the model name and that the base URL ({spec.url}) ends in /v1."
+    if cause == "timeout" and answered_list:
+        return (f"The server is up (it answered at /models) but wrote no reply within "
+                f"{REPLY_SECONDS:g} s: a large model on a slow machine, or a server busy with "
+                f"another request. The lessons wait {TIMEOUT_VAR} seconds per call: raise it.")
     if cause == "timeout":
         return (f"Nothing came back within {REPLY_SECONDS:g} s: is the server running, and still "
                 "loading the model? The lessons wait REACT_COURSE_TIMEOUT seconds per call.")
