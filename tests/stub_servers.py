@@ -4,14 +4,20 @@ Each stub listens on 127.0.0.1 (never beyond this machine), speaks just
 enough of the OpenAI-compatible protocol (``/v1/chat/completions``,
 ``/v1/completions``, ``/v1/models``) and answers according to a *behaviour*:
 a function from the request to a reply. The replies cover what was met on
-real servers: a full context window (llama.cpp's 400), a server that never
-answers, error bodies that echo the Authorization header, an HTML page with
-status 200, an empty ``choices`` list, malformed JSON, a dropped connection.
+real servers: a full context window (llama.cpp's 400, and llama-cpp-python's
+500 when it fills mid-run), a server that never answers, error bodies that
+echo the Authorization header, an HTML page with status 200, an empty
+``choices`` list, malformed JSON, a dropped connection. For native tool calls
+(``calling_tools``), what llama-cpp-python does: a 500 for an assistant turn
+whose content is null (``demanding_string_content``), tools ignored unless
+``tool_choice`` is sent (``dropping_tools_without_choice``), end-of-turn
+markers left in the text, and a 404 for ``/v1/responses``, as most local
+servers answer.
 
     with StubServer(answering(["Thought: t\\nFinal Answer: 4"])) as server:
         model = OpenAIChatModel("stub-model", base_url=server.url, api_key=KEY)
 
-What it leaves out: streaming, tool calls and the Responses API (the course's
+What it leaves out: streaming and the Responses API (the course's
 ``scripted_api`` serves those).
 """
 
@@ -33,6 +39,11 @@ LLAMA_CPP_CONTEXT_FULL = (
 OPENAI_CONTEXT_FULL = (
     "This model's maximum context length is 4096 tokens. However, your messages resulted in "
     "5120 tokens. Please reduce the length of the messages.")
+
+LLAMA_CPP_PYTHON_BROADCAST = "could not broadcast input array from shape (48,) into shape (28,)"
+LLAMA_CPP_PYTHON_NULL_CONTENT = (
+    "1 validation error for ChatCompletionRequestAssistantMessage content: Input should be a valid "
+    "string [type=string_type, input_value=None, input_type=NoneType]")
 
 
 @dataclass
@@ -103,6 +114,62 @@ def then_fail(behaviour: Behaviour, after: int, failure: Behaviour) -> Behaviour
 
 def context_full(request: Request) -> Reply:
     return error_reply(400, LLAMA_CPP_CONTEXT_FULL, request)
+
+
+def context_full_500(request: Request) -> Reply:
+    """llama-cpp-python when its context window fills mid-run: a 500 that does not say "context"."""
+    return error_reply(500, LLAMA_CPP_PYTHON_BROADCAST, request)
+
+
+def tool_call_reply(request: Request, name: str, arguments: str, text: str | None = None) -> Reply:
+    """A Chat Completions reply that calls one tool (content null, as most servers send it)."""
+    call = {"id": f"call_{request.number}", "type": "function",
+            "function": {"name": name, "arguments": arguments}}
+    message = {"role": "assistant", "content": text, "tool_calls": [call]}
+    return json_reply({"id": f"stub-{request.number}", "object": "chat.completion", "created": 0,
+                       "model": MODEL, "choices": [{"index": 0, "finish_reason": "tool_calls",
+                                                    "message": message}],
+                       "usage": {"prompt_tokens": 50, "completion_tokens": 10, "total_tokens": 60}})
+
+
+def calling_tools(name: str, arguments: str, answer: str) -> Behaviour:
+    """A chat model with tools: it calls ``name`` until a tool result comes back, then answers.
+
+    Without tools in the request (a server that dropped them) it can only answer,
+    and says so in its answer.
+    """
+    def behaviour(request: Request) -> Reply:
+        body = request.body if isinstance(request.body, dict) else {}
+        answered = any(m.get("role") == "tool" for m in body.get("messages", []) if isinstance(m, dict))
+        if not body.get("tools"):
+            return model_reply(request, "I have no tools, so I guess.")
+        if answered or body.get("tool_choice") == "none":
+            return model_reply(request, answer)
+        return tool_call_reply(request, name, arguments)
+
+    return behaviour
+
+
+def demanding_string_content(behaviour: Behaviour) -> Behaviour:
+    """llama-cpp-python: an assistant message whose content is null is refused with a 500."""
+    def strict(request: Request) -> Reply:
+        body = request.body if isinstance(request.body, dict) else {}
+        if any(isinstance(m, dict) and "content" in m and m["content"] is None
+               for m in body.get("messages", [])):
+            return error_reply(500, LLAMA_CPP_PYTHON_NULL_CONTENT, request)
+        return behaviour(request)
+
+    return strict
+
+
+def dropping_tools_without_choice(behaviour: Behaviour) -> Behaviour:
+    """llama-cpp-python: with no ``tool_choice`` in the request, the tools never reach the model."""
+    def dropping(request: Request) -> Reply:
+        if isinstance(request.body, dict) and "tool_choice" not in request.body:
+            request.body = {k: v for k, v in request.body.items() if k != "tools"}
+        return behaviour(request)
+
+    return dropping
 
 
 def html_page(request: Request) -> Reply:
