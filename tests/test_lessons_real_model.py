@@ -7,6 +7,11 @@ refusal (400, context full) from the third call of a run on. A notebook may
 show odd results; it must not stop with a traceback, and the key must not
 appear in any output. One pass per notebook: runs alternate between the kinds
 of failure (see ``answering_badly``).
+
+The lessons run under two more settings: the same stub as a base model
+(``openai-compatible-completions:``, the README's advice for base models,
+which native tool calls cannot use), and, for the lessons that talk to the
+model first (00, 05 and 07), a server that refuses connections.
 """
 
 from __future__ import annotations
@@ -23,6 +28,10 @@ READS_THE_SETTING = ("course_model", "native_client", "uses_real_model", "real_m
 NOTEBOOKS = sorted([*ROOT.glob("notebooks/[0-9]*.ipynb"),
                     *(p for p in ROOT.glob("exercises/[0-9]*.ipynb")
                       if any(name in p.read_text(encoding="utf-8") for name in READS_THE_SETTING))])
+
+LESSONS = sorted(ROOT.glob("notebooks/[0-9]*.ipynb"))
+FIRST_TO_CALL = [p for p in LESSONS if p.name[:2] in ("00", "05", "07")]
+UNREACHABLE = "openai-compatible:http://127.0.0.1:9/v1:m"  # port 9 (discard): nothing listens
 
 PROSE = "I think the answer is probably somewhere in the documents, but I am not sure."
 
@@ -74,13 +83,44 @@ def answering_badly() -> stub.Behaviour:
 def test_the_notebook_runs_to_its_end_on_a_bad_real_model(notebook: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     with StubServer(answering_badly()) as server:
-        monkeypatch.setenv("REACT_COURSE_MODEL", f"openai-compatible:{server.url}:{MODEL}")
-        monkeypatch.setenv("OPENAI_API_KEY", KEY)
-        monkeypatch.setenv("REACT_COURSE_TIMEOUT", "5")
-        ran = _execute(notebook)
+        ran = _execute_under(monkeypatch, notebook, f"openai-compatible:{server.url}:{MODEL}")
+    assert_ran_to_its_end(ran, notebook, "on a model that answers badly")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("notebook", LESSONS, ids=[p.name for p in LESSONS])
+def test_the_lesson_runs_to_its_end_on_a_bad_base_model(notebook: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    with StubServer(answering_badly()) as server:
+        ran = _execute_under(monkeypatch, notebook, f"openai-compatible-completions:{server.url}:{MODEL}")
+    assert_ran_to_its_end(ran, notebook, "on a base model (completions) that answers badly")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("notebook", FIRST_TO_CALL, ids=[p.name for p in FIRST_TO_CALL])
+def test_the_lesson_runs_to_its_end_when_the_server_is_down(notebook: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    ran = _execute_under(monkeypatch, notebook, UNREACHABLE)
+    assert_ran_to_its_end(ran, notebook, "with a model server that is down")
+    if notebook.name.startswith("07"):  # it says so, plainly, and goes on with the scripted model
+        said = "".join(o.get("text", "") for o in ran.cells[1].outputs)
+        assert "could not talk to http://127.0.0.1:9/v1" in said and "scripted" in said
+
+
+def _execute_under(monkeypatch: pytest.MonkeyPatch, notebook: Path, setting: str):
+    monkeypatch.setenv("REACT_COURSE_MODEL", setting)
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.setenv("REACT_COURSE_TIMEOUT", "5")
+    return _execute(notebook)
+
+
+def assert_ran_to_its_end(ran, notebook: Path, how: str) -> None:
+    """No cell stopped with a traceback, every code cell ran (the last one too), the key never shows."""
     failures = [failure(number, cell) for number, cell in enumerate(ran.cells)
                 if any(o.get("output_type") == "error" for o in cell.get("outputs", []))]
-    assert not failures, f"{notebook.name} on a model that answers badly:\n" + "\n".join(failures)
+    assert not failures, f"{notebook.name} {how}:\n" + "\n".join(failures)
+    code = [cell for cell in ran.cells if cell.cell_type == "code"]
+    assert all(cell.get("execution_count") for cell in code), f"{notebook.name}: a cell did not run"
     assert KEY not in str([cell.get("outputs", []) for cell in ran.cells])
 
 
