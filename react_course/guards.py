@@ -143,7 +143,6 @@ class Budget:
         self.successful_calls = 0
         self.refused = 0
         self.first_call: dict[tuple[str, str], int] = {}
-        self.first_unreadable: dict[str, int] = {}  # an unreadable reply -> the step it came in
         # lesson 05: no progress, error spirals, back-off; lesson 06: what this run has seen
         self.watch = RepeatWatch()
         self.tool_errors: dict[str, int] = {}
@@ -273,16 +272,10 @@ class Budget:
             self.first_call.setdefault(repeat_key(call.name, call.arguments), self.steps_taken)
 
     def check_unreadable(self, reply: str) -> str | None:
-        """A note for an unreadable reply sent before, word for word, else None.
-
-        It counts like a refused repeat: a model stuck on one reply it cannot
-        get right ends as ``repeating``, not at the step limit.
-        """
-        first = self.first_unreadable.setdefault(" ".join(reply.lower().split()), self.steps_taken)
-        if first == self.steps_taken:
-            return None
-        self.refused += 1
-        return f"This reply is the same as your reply in step {first}, which could not be read either."
+        """A note for an unreadable reply sent before (it counts as a refused repeat), else None."""
+        note = self.watch.see_unreadable(reply, self.steps_taken)
+        self.refused += note is not None
+        return note
 
     def check_tool_errors(self, call: ToolCall) -> str | None:
         """The refusal for a tool that has failed ``max_tool_errors`` times in this run, or None."""

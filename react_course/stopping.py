@@ -190,12 +190,27 @@ class RepeatWatch:
     ``see(tool, input, observation)`` returns a nudge to append to the observation the
     first time a call makes no progress, else None. A second finding sets ``ended`` to
     the reason (the budget then ends the run after that step is recorded).
+    ``see_unreadable`` watches the replies that could not be read: the same one again
+    (word for word) gets a note, and the budget counts it as a refused repeat.
     """
 
     def __init__(self) -> None:
         self.history: list[Call] = []
         self.nudged = False
         self.ended: str | None = None
+        self.unreadable: dict[str, int] = {}  # an unreadable reply -> the step it first came in
+
+    def see_unreadable(self, reply: str, step: int) -> str | None:
+        """A note when ``reply`` repeats an earlier unreadable one, else None.
+
+        >>> watch = RepeatWatch()
+        >>> watch.see_unreadable("I am not sure.", 1), watch.see_unreadable("i am  NOT sure.", 3)
+        (None, 'This reply is the same as your reply in step 1, which could not be read either.')
+        """
+        first = self.unreadable.setdefault(" ".join(reply.lower().split()), step)
+        if first == step:
+            return None
+        return f"This reply is the same as your reply in step {first}, which could not be read either."
 
     def see(self, tool: str, text: str, observation: str) -> str | None:
         self.history.append(Call(tool, text, observation))
