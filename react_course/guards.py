@@ -40,7 +40,7 @@ from decimal import Decimal
 from .cost import Price, cost, money, price_of
 from .errors import LimitExceeded, LimitReached
 from .record import Observation, ToolCall, Usage
-from .retry import Backoff
+from .retry import default_backoff
 from .stopping import RepeatWatch
 
 __all__ = ["END_REASONS", "Budget", "LimitExceeded", "LimitReached", "Limits", "repeat_key"]
@@ -147,7 +147,7 @@ class Budget:
         self.watch = RepeatWatch()
         self.tool_errors: dict[str, int] = {}
         self.last_model_error: BaseException | None = None
-        self.backoff, self.rng, self.sleep, self.waited = Backoff(), random.Random(), sleep, 0.0
+        self.backoff, self.rng, self.sleep, self.waited = default_backoff(), random.Random(), sleep, 0.0
         self.question = question
         self.seen: list[str] = [question] if question else []
 

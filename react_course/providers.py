@@ -16,8 +16,10 @@ are read as usual. Two more settings bound each call: ``REACT_COURSE_TIMEOUT``
 per call, default 400, ample for one ReAct step).
 
 Habits worth copying: the client is created on the first call, never at import
-time; every wait is bounded (a time-out per call, at most one retry, never
-after a time-out); every failure is one of the library's exceptions with a
+time; every wait is bounded (a time-out per call); a failed call is not retried
+here, because a run's budget retries it as a step of its own, with back-off
+(``retry.py``: the one retry path; ``max_retries=1`` asks for one retry, never
+after a time-out, for a caller outside a run); every failure is one of the library's exceptions with a
 message that names the URL and says what to change; and the key is never
 shown (``redact``). What it leaves out: streaming, native tool calls (lesson
 07) and providers that do not speak the OpenAI protocol.
@@ -61,7 +63,7 @@ class OpenAIChatModel:
     The prompt goes as one user message; the stop sequences go to the API
     (at most four) and are applied again to the reply, since some servers and
     reasoning models ignore them. A reasoning model's ``<think>`` block is
-    dropped before that cut. A call, its one retry included, waits at most
+    dropped before that cut. A call (a retry included, if ``max_retries`` asks for one) waits at most
     ``self.timeout`` seconds; ``timeout=`` (keyword) lowers that for one call,
     for a caller with less time left (a loop near its time limit).
 
@@ -77,12 +79,12 @@ class OpenAIChatModel:
     def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
                  client: Any = None, temperature: float | None = 0.0,
                  max_tokens: int | None = None, timeout: float | None = None,
-                 max_retries: int = 1) -> None:
+                 max_retries: int = 0) -> None:
         self.model, self.base_url = model, base_url
         self.temperature = temperature
         self.max_tokens = max_tokens or setting(MAX_TOKENS_VAR, DEFAULT_MAX_TOKENS, int)
         self.timeout = timeout or setting(TIMEOUT_VAR, DEFAULT_TIMEOUT)
-        self.max_retries = max_retries  # our own retries; the SDK's are off
+        self.max_retries = max_retries  # retries here, for a caller outside a run; the SDK's are off
         self._api_key = api_key
         remember_secret(api_key)
         self._client = client

@@ -54,6 +54,25 @@ class Backoff:
         return top * (1 - self.jitter * rng.random())
 
 
+BACKOFF_VAR = "REACT_COURSE_BACKOFF"  # seconds before a run's first retry
+
+
+def default_backoff() -> Backoff:
+    """A run's back-off: 0.5 s before the first retry, doubling to 8 s at most.
+
+    ``REACT_COURSE_BACKOFF`` sets the first wait (the cap stays 16 times it): a room
+    sharing one slow server may want longer waits; tests, where waiting is not the
+    point, use a short one.
+
+    >>> default_backoff().base, default_backoff().cap
+    (0.5, 8.0)
+    """
+    from .model_settings import setting
+
+    base = setting(BACKOFF_VAR, 0.5)
+    return Backoff(base=base, cap=16 * base)
+
+
 def status_of(error: BaseException) -> int | None:
     """The HTTP status of a failed call, when there was one."""
     for name in ("status", "status_code", "code"):

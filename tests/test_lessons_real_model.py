@@ -111,6 +111,7 @@ def _execute_under(monkeypatch: pytest.MonkeyPatch, notebook: Path, setting: str
     monkeypatch.setenv("REACT_COURSE_MODEL", setting)
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     monkeypatch.setenv("REACT_COURSE_TIMEOUT", "5")
+    monkeypatch.setenv("REACT_COURSE_BACKOFF", "0.01")  # retries as a real run makes them, without the waits
     return _execute(notebook)
 
 

@@ -109,7 +109,7 @@ def test_the_effective_base_url_is_known_for_every_kind(monkeypatch) -> None:
 def test_time_out_and_output_budget_defaults_and_settings(monkeypatch) -> None:
     model = OpenAIChatModel("m")
     assert (model.timeout, model.max_tokens) == (DEFAULT_TIMEOUT, DEFAULT_MAX_TOKENS) == (30.0, 400)
-    assert model.max_retries == 1
+    assert model.max_retries == 0  # the run's budget retries (one retry path)
     monkeypatch.setenv("REACT_COURSE_TIMEOUT", "120")
     monkeypatch.setenv("REACT_COURSE_MAX_TOKENS", "1000")
     assert (OpenAIChatModel("m").timeout, OpenAIChatModel("m").max_tokens) == (120.0, 1000)
@@ -256,7 +256,7 @@ def test_an_echoed_key_never_shows(status: int, kind: type, caplog, monkeypatch)
     caplog.set_level(logging.DEBUG)
     monkeypatch.setenv("OPENAI_API_KEY", KEY)  # the key from the environment, not an argument
     with StubServer(stub.echoing_error(status)) as server:
-        model = OpenAIChatModel(MODEL, base_url=server.url, timeout=5.0)
+        model = OpenAIChatModel(MODEL, base_url=server.url, timeout=5.0, max_retries=1)
         with pytest.raises(kind) as caught:
             model("q", None)
     assert KEY in str(server.calls[0].body) or KEY in str(server.calls[0].headers)
@@ -266,6 +266,15 @@ def test_an_echoed_key_never_shows(status: int, kind: type, caplog, monkeypatch)
     assert caught.value.status == status
     retried = caught.value.retryable
     assert len(server.calls) == (2 if retried else 1)  # at most one retry, only when it may pass
+
+
+def test_a_model_of_the_course_setting_leaves_retries_to_the_run() -> None:
+    """One retry path: the run's budget retries a failed call as a step; the model does not."""
+    with StubServer(stub.echoing_error(503)) as server:
+        model = OpenAIChatModel(MODEL, base_url=server.url, timeout=5.0)
+        with pytest.raises(ModelError):
+            model("q", None)
+    assert len(server.calls) == 1
 
 
 @pytest.mark.parametrize(("behaviour", "says"), [
@@ -300,7 +309,9 @@ def test_a_server_error_is_retried_once_then_passes() -> None:
         return stub.model_reply(request, REPLY)
 
     with StubServer(loading_then_ready) as server:
-        assert model_for(server)("q", None) == REPLY
+        model = model_for(server)
+        model.max_retries = 1  # outside a run, a caller may ask for the one retry
+        assert model("q", None) == REPLY
     assert len(server.calls) == 2
 
 

@@ -187,9 +187,7 @@ def test_http_401_is_not_retried() -> None:
 @pytest.fixture
 def quick_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
     """Budgets made by run_react back off from 10 ms instead of 0.5 s (keeps the tests fast)."""
-    import react_course.guards as guards
-
-    monkeypatch.setattr(guards, "Backoff", lambda: Backoff(base=0.01, cap=0.05))
+    monkeypatch.setenv("REACT_COURSE_BACKOFF", "0.01")
 
 
 ANSWER = "Thought: I know this.\nFinal Answer: A pen costs 2."
