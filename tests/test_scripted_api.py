@@ -199,7 +199,8 @@ def test_streaming_sends_deltas_and_done(demo_url):
                                          tools=TOOLS, stream=True, stream_options={"include_usage": True})
     chunks = list(stream)
     text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
-    assert text.startswith("These do not depend on each other")
+    assert text == ""  # streamed, calls come without narration: clients take a turn's first text as final
+    assert all(c.usage is None for c in chunks[:-1]) and "usage" in chunks[0].model_dump(exclude_unset=True)
     calls: dict[int, dict] = {}
     for c in chunks:
         for d in (c.choices[0].delta.tool_calls or ()) if c.choices else ():
@@ -277,7 +278,7 @@ def test_bodies_that_are_not_json_objects_get_api_errors(demo_url, body, status)
 
 
 def test_an_unknown_path_is_a_404_in_the_api_shape(demo_url):
-    assert raw(demo_url, "POST", "/v1/completions", b"{}")[0] == 404
+    assert raw(demo_url, "POST", "/v1/embeddings", b"{}")[0] == 404
     assert raw(demo_url, "GET", "/v1/nothing")[1]["error"]["code"] == "unknown_url"
     with pytest.raises(openai.NotFoundError):
         client(demo_url).embeddings.create(model="m", input="x")
@@ -367,10 +368,15 @@ def test_the_serve_model_command_serves_until_stopped():
     process = subprocess.Popen([sys.executable, "-m", "react_course", "serve-model", "--port", "0"],
                                stdout=subprocess.PIPE, text=True)
     try:
-        first = process.stdout.readline()
-        base_url = first.split(" at ")[1].strip()
+        lines = [process.stdout.readline()]
+        while not lines[-1].startswith("Stop with Ctrl-C") and len(lines) < 60:
+            lines.append(process.stdout.readline())
+        base_url = lines[0].split(" at ")[1].strip()
         assert base_url.startswith("http://127.0.0.1:") and base_url.endswith("/v1")
-        assert "OpenAI(base_url=" in process.stdout.readline()
+        shown = "".join(lines)
+        assert all(q in shown for q in (*WORKED_EXAMPLES, DATE_QUESTION)) and "get_policy" in shown
+        assert f"REACT_COURSE_MODEL=openai-compatible-completions:{base_url}:react-course-demo" in shown
+        assert f'OpenAI(base_url="{base_url}"' in shown
         assert [m.id for m in client(base_url).models.list()] == ["react-course-demo"]
     finally:
         process.terminate()

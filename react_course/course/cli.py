@@ -64,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve = verbs.add_parser("serve-model", help="workshops: serve the scripted chat model over the "
                                                  "OpenAI API, for any OpenAI-compatible client")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (0.0.0.0: the whole room)")
-    serve.add_argument("--port", type=int, default=8000, help="port (0: any free one)")
+    serve.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0: any free one)")
     return parser
 
 
@@ -72,6 +72,13 @@ def _steps(text: str) -> int:
     """A step limit from the command line: a whole number, 0 or more."""
     if not text.isdigit():
         raise argparse.ArgumentTypeError(f"expected a whole number of steps, 0 or more, got {text!r}")
+    return int(text)
+
+
+def _port(text: str) -> int:
+    """A port from the command line: 0 (any free one) to 65535."""
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, got {text!r}")
     return int(text)
 
 
@@ -190,9 +197,12 @@ def cmd_execute(args: argparse.Namespace) -> int:
 
 
 def cmd_serve_model(args: argparse.Namespace) -> int:
-    from ..scripted_api.server import serve_forever
+    from ..scripted_api.standalone import PortTaken, serve_forever
 
-    serve_forever(args.host, args.port)
+    try:
+        serve_forever(args.host, args.port)
+    except PortTaken as error:
+        return _error(error)
     return 0
 
 

@@ -8,6 +8,7 @@ package is part of the agent a student writes: it is the world the agent
 talks to. The files, in reading order, are listed in ``README.md`` beside this one.
 """
 
-from .server import MAX_BODY, serve, serve_forever
+from .server import MAX_BODY, serve
+from .standalone import serve_forever
 
 __all__ = ["MAX_BODY", "serve", "serve_forever"]

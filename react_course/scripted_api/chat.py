@@ -5,7 +5,9 @@ turns it into a ``ChatRequest`` for the scripted model, shapes the model's turn
 with the request's constraints, and returns a ``chat.completion`` object or,
 with ``stream=True``, the ``chat.completion.chunk`` events.
 
-What it leaves out: ``n`` above 1, log probabilities, audio and images.
+Which parameters it uses, ignores or refuses is in ``params.py``. What it leaves
+out: ``n`` above 1, log probabilities, audio, web search and images (each refused
+by name), and the deprecated ``functions``.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..transcript import broken_link
-from .models import ChatRequest
+from .models import ChatRequest, content_text
+from .params import check_request
 from .wire import (
     APIError,
     Limits,
@@ -32,11 +35,6 @@ from .wire import (
 )
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
-KNOWN = {"model", "messages", "tools", "tool_choice", "parallel_tool_calls", "stop", "max_tokens",
-         "max_completion_tokens", "temperature", "top_p", "n", "stream", "stream_options",
-         "response_format", "seed", "user", "metadata", "store", "frequency_penalty",
-         "presence_penalty", "logprobs", "top_logprobs", "logit_bias", "reasoning_effort",
-         "service_tier", "prompt_cache_key", "safety_identifier", "verbosity", "modalities"}
 _NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
@@ -47,16 +45,14 @@ def chat_completion(body: dict[str, Any], server: Any) -> dict[str, Any] | Itera
     shaped = constrain(server.answer(request), limits)
     completion = build(shaped, request, body["model"], server)
     if body.get("stream"):
-        options = field_of(body, "stream_options", dict, "") or {}
+        options = body.get("stream_options") or {}
         return chunks(completion, include_usage=bool(options.get("include_usage")))
     return completion
 
 
 def read_request(body: dict[str, Any]) -> tuple[ChatRequest, Limits]:
     """Check the body as the API does; the model's view of it and the turn's constraints."""
-    for key in body:
-        if key not in KNOWN:
-            raise APIError(400, f"Unrecognized request argument supplied: {key}", key, "unknown_parameter")
+    check_request(body, "chat")
     field_of(body, "model", str, "", required=True)
     messages = field_of(body, "messages", list, "", required=True)
     if not messages:
@@ -66,16 +62,31 @@ def read_request(body: dict[str, Any]) -> tuple[ChatRequest, Limits]:
         check_message(message, f"messages[{i}]")
     check_links(messages)
     tools = [read_tool(t, f"tools[{i}]") for i, t in enumerate(field_of(body, "tools", list, "") or [])]
-    choice = read_choice(body, tools)
+    choice, allowed = read_choice(body, tools)
     parallel = field_of(body, "parallel_tool_calls", bool, "", default=True)
-    for key in ("stream", "logprobs"):
+    check_pairs(body)
+    fmt = read_format(body)
+    if fmt == {} and "json" not in " ".join(content_text(m.get("content")) for m in messages).lower():
+        raise APIError(400, "'messages' must contain the word 'json' in some form, to use "
+                       "'response_format' of type 'json_object'.", "messages")
+    offered = [t for t in tools if t["name"] in allowed]
+    request = ChatRequest("chat", messages, offered, choice, parallel, body)
+    return request, Limits(tuple(t["name"] for t in offered), choice, parallel, read_stop(body),
+                           read_max_tokens(body), fmt)
+
+
+def check_pairs(body: dict[str, Any]) -> None:
+    """Parameters that only mean something beside another, refused alone as the API refuses them."""
+    for key in ("stream", "logprobs", "store"):
         field_of(body, key, bool, "")
-    n = field_of(body, "n", int, "", default=1)
-    if n != 1:
-        raise APIError(400, "The scripted model serves n=1 only.", "n", "unsupported_value")
-    request = ChatRequest("chat", messages, tools, choice, parallel, body)
-    return request, Limits(tuple(t["name"] for t in tools), choice, parallel, read_stop(body),
-                           read_max_tokens(body), read_format(body))
+    field_of(body, "n", int, "")
+    options = field_of(body, "stream_options", dict, "")
+    if options is not None and not body.get("stream"):
+        raise APIError(400, "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+                       "stream_options")
+    metadata = field_of(body, "metadata", dict, "")
+    if metadata and not body.get("store"):
+        raise APIError(400, "The 'metadata' parameter is only allowed when 'store' is enabled.", "metadata")
 
 
 def check_message(message: Any, where: str) -> None:
@@ -134,11 +145,12 @@ def read_tool(tool: Any, where: str) -> dict[str, Any]:
                                            f"{where}.function.parameters")}
 
 
-def read_choice(body: dict, tools: list[dict]) -> str:
-    """``tool_choice`` as "auto", "none", "required" or the name of the forced tool."""
+def read_choice(body: dict, tools: list[dict]) -> tuple[str, set[str]]:
+    """``tool_choice`` as "auto", "none", "required" or the forced tool's name, and the tools it allows."""
+    every = {t["name"] for t in tools}
     choice = field_of(body, "tool_choice", (str, dict), "")
     if choice is None:
-        return "auto"
+        return "auto", every
     if not tools:
         raise APIError(400, "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' "
                        "are specified.", "tool_choice")
@@ -146,13 +158,32 @@ def read_choice(body: dict, tools: list[dict]) -> str:
         if choice not in ("auto", "none", "required"):
             raise APIError(400, f"Invalid value: '{choice}'. Supported values are: 'none', 'auto', and "
                            "'required'.", "tool_choice", "invalid_value")
-        return choice
+        return choice, every
+    if choice.get("type") == "allowed_tools":
+        spec = field_of(choice, "allowed_tools", dict, "tool_choice", required=True)
+        return allowed_tools(spec, every, "tool_choice.allowed_tools", lambda t: (t.get("function") or {}))
     function = field_of(choice, "function", dict, "tool_choice", required=True)
     name = field_of(function, "name", str, "tool_choice.function", required=True)
-    if name not in {t["name"] for t in tools}:
+    if name not in every:
         raise APIError(400, f"Invalid value for 'tool_choice': tool '{name}' is not in 'tools'.",
                        "tool_choice")
-    return name
+    return name, every
+
+
+def allowed_tools(spec: dict, every: set[str], where: str, named: Any) -> tuple[str, set[str]]:
+    """An ``allowed_tools`` choice: its mode, and the tools it keeps (``named(tool)`` holds a name)."""
+    mode = field_of(spec, "mode", str, where, required=True)
+    if mode not in ("auto", "required"):
+        raise APIError(400, f"Invalid value: '{mode}'. Supported values are: 'auto' and 'required'.",
+                       f"{where}.mode", "invalid_value")
+    names = set()
+    for i, tool in enumerate(field_of(spec, "tools", list, where, required=True)):
+        name = named(tool).get("name") if isinstance(tool, dict) else None
+        if name not in every:
+            raise APIError(400, f"Invalid value for '{where}.tools[{i}]': it names no tool in 'tools'.",
+                           f"{where}.tools[{i}]")
+        names.add(name)
+    return mode, names
 
 
 def read_stop(body: dict) -> tuple[str, ...]:
@@ -225,6 +256,9 @@ def chunks(completion: dict[str, Any], *, include_usage: bool) -> Iterator[dict[
     head["object"] = "chat.completion.chunk"
     choice = completion["choices"][0]
     message = choice["message"]
+
+    if include_usage:  # as the API does: every chunk but the last says it carries no usage
+        head["usage"] = None
 
     def chunk(delta: dict, finish: str | None = None) -> dict[str, Any]:
         return {**head, "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]}

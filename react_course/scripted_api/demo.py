@@ -12,6 +12,22 @@ calling changes:
   calls, like a chat model; over Responses the thought is hidden reasoning,
   like a reasoning model (only a summary of it comes back).
 
+It answers the conventions of the frameworks a student meets, not only the
+course's loop: results as ``tool`` messages or as "Observation:" user text
+(``ChatRequest.tool_results``); a call the request requires, once the plan is
+done, goes to an offered final-answer tool (``final_answer``, ``final_result``,
+or the forced tool of a structured output) with its schema filled from the
+answer; it calls only tools it was offered (when its plan needs one that is
+missing, it says so in text); and a *streamed* Chat turn with calls carries no
+narration. Why the last: a streamed turn's text arrives before its calls, and
+clients that stream (pydantic-ai's ``run_stream``, chat UIs) take the first text
+of a turn as the answer. Lesson 07 reads its replies whole, so its transcripts
+keep the thoughts.
+
+Given a text ReAct prompt (lesson 02's, as one user message with no tools, or
+through ``/v1/completions``), it answers in the text format, as the text demo
+model does, so the text lessons run against ``react-course serve-model`` too.
+
 It also knows one question the text demo does not: today's date, from the
 clock tool. What it leaves out: any real understanding, as in ``demo``.
 """
@@ -22,9 +38,12 @@ import json
 import re
 from collections.abc import Iterable
 
+from .. import demo as text_demo
 from ..demo import WORKED_EXAMPLES, Move, Need, Plan, plan_for
+from ..prompts import read_prompt
 from ..record import ToolCall
 from .models import Call, ChatRequest, ChatTurn, ReactiveChatModel
+from .wire import fill
 
 DATE_QUESTION = "What is today's date?"
 TODAY_MOVE = Move("I need today's date; the clock tool knows it.", "today", "")
@@ -32,10 +51,10 @@ TODAY = Plan(r"\btoday\b|\bdate\b", (Need(r"^Today is", (TODAY_MOVE,)),), "", DA
 
 # The plans whose first needs are independent of each other (by their example's start).
 PARALLEL = ("How much taller", "What do 3 notebooks", "Order 88213")
-
-# The parameter each bundled tool takes, for tools the request does not describe.
+# The parameter each course tool takes, for a tool declared without a schema.
 PARAMETERS = {"search": "query", "lookup": "term", "calculate": "expression", "price": "item",
               "get_order": "order_id", "get_policy": "topic"}
+FINAL_TOOLS = re.compile(r"^(final_answer|final_result\w*)$")  # smolagents', pydantic-ai's
 
 NO_PLAN = ("I am the course's scripted model and can only answer its worked examples offline: "
            + " | ".join((*WORKED_EXAMPLES, DATE_QUESTION)) + " Set REACT_COURSE_MODEL to use a real model.")
@@ -43,20 +62,37 @@ GAVE_UP = "I could not work this out from the tools' results."
 NO_DATE = "I could not find out today's date."
 
 
-def respond(request: ChatRequest) -> ChatTurn:
+def respond(request: ChatRequest) -> ChatTurn | str:
     """The demo's next turn for this conversation."""
+    if not request.tools and is_text_react(request):
+        return text_demo.respond(read_prompt(request.question))
     question = request.question
     plan = plan_for(question) or (TODAY if re.search(TODAY.question, question, re.IGNORECASE) else None)
     if plan is None:
-        forced = _forced(request, [])
-        return _calls(request, forced) if forced else _say(request, "I have no plan for this question.",
-                                                           NO_PLAN)
-    moves = _forced(request, _next_moves(plan, request))
+        return _finish(request, "I have no plan for this question.", NO_PLAN)
+    moves = _next_moves(plan, request)
+    missing = [m.tool for m in moves if m.tool not in request.tool_names]
+    if request.tools and missing:
+        offered = ", ".join(request.tool_names)
+        return _finish(request, "A tool I need is not offered.", f"I need the {missing[0]} tool for "
+                       f"this, and this request does not offer it (it offers: {offered}).", met=False)
     if request.tool_choice == "none" or not request.tools or not moves:
         if any(not _met(need, request) for need in plan.needs):
-            return _say(request, "I could not find what I needed.", NO_DATE if plan is TODAY else GAVE_UP)
-        return _say(request, "I now know the answer.", plan.answer or _latest(request, plan))
-    return _calls(request, moves)
+            return _finish(request, "I could not find what I needed.",
+                           NO_DATE if plan is TODAY else GAVE_UP, met=False)
+        return _finish(request, "I now know the answer.", plan.answer or _latest(request, plan))
+    forced = request.tool_choice not in ("auto", "required")
+    if forced and request.tool_choice not in [m.tool for m in moves]:
+        return _finish(request, "I am asked for this tool now.", plan.answer or question,
+                       met=all(_met(need, request) for need in plan.needs))
+    return _calls(request, [m for m in moves if not forced or m.tool == request.tool_choice])
+
+
+def is_text_react(request: ChatRequest) -> bool:
+    """Whether the conversation is one text ReAct prompt (lesson 02's format), not a chat."""
+    text = request.question
+    return (re.search(r"^Question:", text, re.MULTILINE) is not None and "Action Input:" in text
+            and "Final Answer:" in text)
 
 
 def _latest(request: ChatRequest, plan: Plan) -> str:
@@ -80,48 +116,72 @@ def _next_moves(plan: Plan, request: ChatRequest) -> list[Move]:
     return moves
 
 
-def _forced(request: ChatRequest, moves: list[Move]) -> list[Move]:
-    """Obey a ``tool_choice`` that demands a call: the planned calls that fit it, or else
-    the demanded tool (the first offered, for "required") with the question as its input."""
-    choice = request.tool_choice
-    if choice in ("auto", "none") or not request.tools:
-        return moves
-    fitting = [m for m in moves if choice == "required" or m.tool == choice]
-    if fitting:
-        return fitting
-    tool = request.tools[0]["name"] if choice == "required" else choice
-    return [Move(f"I am asked to call {tool} now, so I call it with the question.", tool, request.question)]
-
-
-def _met(need, request: ChatRequest) -> bool:
+def _met(need: Need, request: ChatRequest) -> bool:
     return any(re.search(need.evidence, r, re.MULTILINE) for r in request.tool_results)
 
 
-def _say(request: ChatRequest, thought: str, text: str) -> ChatTurn:
-    return ChatTurn(text, (), thought if request.protocol == "responses" else "")
+def _finish(request: ChatRequest, thought: str, text: str, met: bool = True) -> ChatTurn:
+    """The answer as text; or, when the request demands a call, as a call: to an offered final-answer
+    tool or the forced structured-output tool, filled from the answer; else (a required call with no
+    tool that takes an answer) to the forced or first tool, with the question as its input."""
+    choice, names = request.tool_choice, request.tool_names
+    if choice in ("auto", "none") or not request.tools:
+        return ChatTurn(text, (), thought if request.protocol == "responses" else "")
+    final = next((n for n in names if FINAL_TOOLS.match(n)), None)
+    tool = choice if choice != "required" else final or names[0]
+    if not takes_answer(tool):
+        return _calls(request, [Move(thought, tool, request.question)])
+    return _calls(request, [Move(thought, tool, text)], numbers=_numbers(request) if met else None)
 
 
-def _calls(request: ChatRequest, moves: list[Move]) -> ChatTurn:
+def takes_answer(tool: str) -> bool:
+    """Whether a tool takes an answer (a final-answer or structured-output tool), not a question.
+
+    >>> takes_answer("final_answer"), takes_answer("HeightDifference"), takes_answer("search")
+    (True, True, False)
+    """
+    course_tools = {m.tool for plan in (*text_demo.PLANS, TODAY) for need in plan.needs for m in need.moves}
+    return bool(FINAL_TOOLS.match(tool)) or tool not in course_tools
+
+
+def _numbers(request: ChatRequest) -> str | None:
+    """A calculation's result, where the latest tool result is one: the number a typed answer wants."""
+    results = request.tool_results
+    return results[-1] if results and re.fullmatch(r"\s*-?\d[\d.,]*\s*", results[-1]) else None
+
+
+def _calls(request: ChatRequest, moves: list[Move], numbers: str | None = None) -> ChatTurn:
     thought = moves[0].thought if len(moves) == 1 else (
         "These do not depend on each other, so I will ask for them at once: "
         + ", ".join(f"{m.tool} {m.input!r}" for m in moves) + ".")
-    calls = tuple(Call(m.tool, _arguments(request, m)) for m in moves)
+    calls = tuple(Call(m.tool, _arguments(request, m, numbers)) for m in moves)
     if request.protocol == "responses":
         return ChatTurn("", calls, thought)
-    return ChatTurn(thought, calls)
+    return ChatTurn("" if request.body.get("stream") else thought, calls)
 
 
-def _arguments(request: ChatRequest, move: Move) -> dict:
-    """The move's input as JSON arguments, named and typed as the request's tool schema says."""
+def _arguments(request: ChatRequest, move: Move, numbers: str | None = None) -> dict:
+    """The move's input as JSON arguments: every property of the tool's schema, typed as it says.
+
+    A one-parameter tool (the course's) gets the input as it is; a larger schema
+    (a final answer's, a structured output's) is filled from the input, numbers
+    taken from ``numbers`` when given.
+    """
     schema = next((t.get("parameters") or {} for t in request.tools if t["name"] == move.tool), {})
     properties = schema.get("properties") or {}
-    name = next(iter(properties), None) or PARAMETERS.get(move.tool)
-    if name is None or (move.tool == "today" and not properties):
-        return {}
-    kind = (properties.get(name) or {}).get("type")
+    if not properties:  # a tool declared without a schema: the course's parameter name, if it has one
+        name = PARAMETERS.get(move.tool)
+        return {name: int(move.input) if move.tool == "get_order" else move.input} if name else {}
+    if len(properties) > 1 or numbers is not None:
+        filled = fill(schema, move.input, numbers=numbers)
+        return filled if isinstance(filled, dict) else {}
+    name, spec = next(iter(properties.items()))
+    kind = spec.get("type") if isinstance(spec, dict) else None
     value: object = move.input
-    if (kind == "integer" and move.input.isdigit()) or (move.tool == "get_order" and kind is None):
+    if kind == "integer" and move.input.isdigit():
         value = int(move.input)
+    elif kind not in (None, "string") and not (kind == "integer" and move.input.isdigit()):
+        value = fill({"type": "object", "properties": {name: spec}}, move.input)[name]
     return {name: value}
 
 

@@ -5,12 +5,17 @@ items (the model's tool calls, each with a ``call_id``), ``function_call_output`
 items (the program's results, linked by that ``call_id``) and ``reasoning``
 items (the model's hidden thinking). As the real API does when it keeps no
 state (``store=false``), the server answers 400 when a request passes back a
-``function_call`` without the reasoning item that came before it: a loop that
-drops reasoning items between calls fails loudly here, not subtly later.
+``function_call`` item, with the item id it was given, without the reasoning
+item that came before it: a loop that drops reasoning items between calls fails
+loudly here, not subtly later. (A call sent back without its ``fc_`` id cannot be
+linked to any reasoning, so nothing is demanded, as the API demands nothing.)
+Streamed, a reasoning item's summary arrives as the API sends it, part by part
+(``response.reasoning_summary_part.*`` and ``response.reasoning_summary_text.*``).
 ``previous_response_id`` continues from a response the server kept in memory.
 
-What it leaves out: built-in tools (web search, files), background mode,
-conversations, and encrypted reasoning that means anything.
+What it leaves out (refused by name, see ``params.py``): built-in tools (web
+search, files), background mode, conversations, stored prompts, log
+probabilities; and encrypted reasoning that means anything.
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from .chat import allowed_tools
 from .models import ChatRequest, content_text
+from .params import check_request
 from .wire import (
     APIError,
     Limits,
@@ -32,14 +39,9 @@ from .wire import (
     field_of,
     input_tokens,
     output_tokens,
-    unknown,
     wrong_type,
 )
 
-KNOWN = {"model", "input", "instructions", "tools", "tool_choice", "parallel_tool_calls",
-         "max_output_tokens", "temperature", "top_p", "stream", "store", "include", "text", "reasoning",
-         "metadata", "previous_response_id", "truncation", "user", "service_tier", "prompt_cache_key",
-         "safety_identifier", "max_tool_calls", "stream_options", "background"}
 ROLES = ("user", "assistant", "system", "developer")
 KEPT_RESPONSES = 2000  # responses kept in memory for previous_response_id
 
@@ -47,16 +49,16 @@ KEPT_RESPONSES = 2000  # responses kept in memory for previous_response_id
 def create_response(body: dict[str, Any], server: Any) -> dict[str, Any] | Iterator[dict[str, Any]]:
     """Answer one request: the response object, or an iterator of stream events."""
     server.check_supported(body)
-    for key in body:
-        if key not in KNOWN:
-            raise unknown(key)
+    check_request(body, "responses")
     field_of(body, "model", str, "", required=True)
     items = history(body, server) + read_input(body)
     check_links(items, server)
     tools = [read_tool(t, f"tools[{i}]") for i, t in enumerate(field_of(body, "tools", list, "") or [])]
-    request = ChatRequest("responses", to_messages(body, items), tools, read_choice(body, tools),
+    choice, allowed = read_choice(body, tools)
+    offered = [t for t in tools if t["name"] in allowed]
+    request = ChatRequest("responses", to_messages(body, items), offered, choice,
                           field_of(body, "parallel_tool_calls", bool, "", default=True), body)
-    limits = Limits(tuple(t["name"] for t in tools), request.tool_choice, request.parallel_tool_calls,
+    limits = Limits(tuple(t["name"] for t in offered), request.tool_choice, request.parallel_tool_calls,
                     (), read_max_tokens(body), read_format(body))
     shaped = constrain(server.answer(request), limits)
     response = build(shaped, request, items, server)
@@ -122,7 +124,8 @@ def check_item(item: Any, where: str) -> None:
 
 
 def check_links(items: list[dict], server: Any) -> None:
-    """Outputs answer known calls, calls have outputs, and calls bring back their reasoning item."""
+    """Outputs answer known calls, calls have outputs, and calls sent back with their item id bring
+    back the reasoning item that id was issued with."""
     calls = {i["call_id"]: i for i in items if i.get("type") == "function_call"}
     answered = {i["call_id"] for i in items if i.get("type") == "function_call_output"}
     reasoning = {i["id"] for i in items if i.get("type") == "reasoning"}
@@ -132,9 +135,9 @@ def check_links(items: list[dict], server: Any) -> None:
         if call_id not in answered:
             raise APIError(400, f"No tool output found for function call {call_id}.", "input")
         with server.lock:
-            needed = server.reasoning_of.get(call_id)
+            needed = server.reasoning_of.get(call.get("id") or "")
         if needed and needed not in reasoning:
-            raise APIError(400, f"Item '{call.get('id') or call_id}' of type 'function_call' was provided "
+            raise APIError(400, f"Item '{call['id']}' of type 'function_call' was provided "
                            f"without its required 'reasoning' item: '{needed}'.", "input")
 
 
@@ -177,19 +180,27 @@ def read_tool(tool: Any, where: str) -> dict[str, Any]:
             "parameters": check_parameters(tool.get("parameters"), f"{where}.parameters")}
 
 
-def read_choice(body: dict, tools: list[dict]) -> str:
+def read_choice(body: dict, tools: list[dict]) -> tuple[str, set[str]]:
+    """``tool_choice`` as "auto", "none", "required" or the forced tool's name, and the tools it allows."""
+    every = {t["name"] for t in tools}
     choice = field_of(body, "tool_choice", (str, dict), "")
     if choice is None or choice == "auto":
-        return "auto"
+        return "auto", every
     if isinstance(choice, str):
         if choice not in ("none", "required"):
             raise APIError(400, f"Invalid value: '{choice}'. Supported values are: 'none', 'auto', and "
                            "'required'.", "tool_choice", "invalid_value")
-        return choice
+        return choice, every
+    kind = field_of(choice, "type", str, "tool_choice", default="function")
+    if kind == "allowed_tools":
+        return allowed_tools(choice, every, "tool_choice", lambda tool: tool)
+    if kind != "function":
+        raise APIError(400, f"Invalid value: '{kind}'. The scripted server supports 'function' and "
+                       "'allowed_tools' tool choices only.", "tool_choice.type", "invalid_value")
     name = field_of(choice, "name", str, "tool_choice", required=True)
-    if name not in {t["name"] for t in tools}:
+    if name not in every:
         raise APIError(400, f"Tool choice '{name}' not found in 'tools' parameter.", "tool_choice")
-    return name
+    return name, every
 
 
 def read_max_tokens(body: dict) -> int | None:
@@ -201,8 +212,11 @@ def read_max_tokens(body: dict) -> int | None:
     if temperature is not None and not 0 <= temperature <= 2:
         raise APIError(400, f"Invalid 'temperature': expected a value from 0 to 2, got {temperature}.",
                        "temperature", "invalid_value")
-    for key in ("stream", "store"):
+    for key in ("stream", "store", "background"):
         field_of(body, key, bool, "")
+    if field_of(body, "stream_options", dict, "") is not None and not body.get("stream"):
+        raise APIError(400, "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+                       "stream_options")
     return limit
 
 
@@ -233,8 +247,7 @@ def build(shaped: Shaped, request: ChatRequest, items: list[dict], server: Any) 
         "temperature": body.get("temperature", 1.0), "top_p": body.get("top_p", 1.0),
         "text": body.get("text") or {"format": {"type": "text"}},
         "tool_choice": body.get("tool_choice", "auto"), "tools": body.get("tools") or [],
-        "truncation": "disabled", "metadata": body.get("metadata") or {},
-        "reasoning": {"effort": None, "summary": None},
+        "metadata": body.get("metadata") or {}, **echoed(body),
         "usage": {"input_tokens": prompt, "input_tokens_details": {"cached_tokens": 0},
                   "output_tokens": out, "output_tokens_details": {"reasoning_tokens": count(turn.reasoning)},
                   "total_tokens": prompt + out},
@@ -246,6 +259,22 @@ def build(shaped: Shaped, request: ChatRequest, items: list[dict], server: Any) 
             while len(server.responses) > KEPT_RESPONSES:  # a long workshop: forget the oldest
                 server.responses.pop(next(iter(server.responses)))
     return response
+
+
+ECHOED = {"truncation": "disabled", "service_tier": "default", "user": None, "safety_identifier": None,
+          "prompt_cache_key": None, "prompt_cache_retention": None, "max_tool_calls": None,
+          "top_logprobs": 0, "background": False}
+
+
+def echoed(body: dict) -> dict[str, Any]:
+    """The settings a response repeats, as they were sent (the API's defaults where none was).
+
+    >>> echoed({"reasoning": {"effort": "low"}, "truncation": "auto"})["reasoning"]
+    {'effort': 'low', 'summary': None}
+    """
+    sent = {key: body[key] if body.get(key) is not None else default for key, default in ECHOED.items()}
+    reasoning = body.get("reasoning") if isinstance(body.get("reasoning"), dict) else {}
+    return {**sent, "reasoning": {"effort": reasoning.get("effort"), "summary": reasoning.get("summary")}}
 
 
 def output_items(shaped: Shaped, body: dict, server: Any) -> list[dict[str, Any]]:
@@ -268,7 +297,7 @@ def output_items(shaped: Shaped, body: dict, server: Any) -> list[dict[str, Any]
         output.append({"id": ids.new("fc"), "type": "function_call", "call_id": call_id, "name": call.name,
                        "arguments": call.arguments_json, "status": "completed"})
         with server.lock:
-            server.reasoning_of[call_id] = reasoning_id
+            server.reasoning_of[output[-1]["id"]] = reasoning_id
             while len(server.reasoning_of) > 20 * KEPT_RESPONSES:
                 server.reasoning_of.pop(next(iter(server.reasoning_of)))
     return output
@@ -308,5 +337,18 @@ def item_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:
         yield {"type": "response.function_call_arguments.done", **where, "arguments": item["arguments"],
                "name": item["name"]}
     else:
-        yield {"type": "response.output_item.added", "output_index": index, "item": item}
+        yield from reasoning_events(index, item)
     yield {"type": "response.output_item.done", "output_index": index, "item": item}
+
+
+def reasoning_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """A reasoning item as the API streams it: added empty, then each summary part in pieces."""
+    where = {"output_index": index, "item_id": item["id"]}
+    yield {"type": "response.output_item.added", "output_index": index, "item": {**item, "summary": []}}
+    for number, part in enumerate(item.get("summary") or ()):
+        at = {**where, "summary_index": number}
+        yield {"type": "response.reasoning_summary_part.added", **at, "part": {**part, "text": ""}}
+        for piece in re.findall(r"\s*\S+", part["text"]):
+            yield {"type": "response.reasoning_summary_text.delta", **at, "delta": piece}
+        yield {"type": "response.reasoning_summary_text.done", **at, "text": part["text"]}
+        yield {"type": "response.reasoning_summary_part.done", **at, "part": part}

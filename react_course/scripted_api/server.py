@@ -11,14 +11,18 @@ standalone for workshops (``react-course serve-model``), so a room can point
 any OpenAI-compatible client at it.
 
 It speaks Chat Completions (``POST /v1/chat/completions``, see
-``scripted_api.chat``) and Responses (``POST /v1/responses``, see
-``scripted_api.responses``), lists its model at ``GET /v1/models``, and answers
+``scripted_api.chat``), Responses (``POST /v1/responses``, see
+``scripted_api.responses``) and plain text completions (``POST /v1/completions``,
+see ``scripted_api.completions``), lists its model at ``GET /v1/models``, lets a
+page served from 127.0.0.1 or localhost call it (CORS), and answers
 every malformed request with an error in the API's shape and status, so the
 SDK raises its usual exception. It never crashes on a request: a body over
 10 MB is refused (413) from its ``Content-Length`` before it is read (what the
 client goes on sending is dropped, for at most 5 s, so that it can read the
-refusal), a connection dropped mid-body is closed, a connection idle for 15 s
-is closed, and each connection runs in its own thread.
+refusal), or once its chunks (``Transfer-Encoding: chunked``) pass that size; a
+connection dropped mid-body is closed, a connection idle for 15 s is closed, and
+each connection runs in its own thread. ``react-course serve-model`` is in
+``scripted_api.standalone``.
 
 Only the standard library's ``http.server`` is used. What it leaves out:
 keys (any key is accepted), rate limits, HTTPS, and files, images or audio.
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import socket
 import threading
 import time
@@ -38,6 +43,8 @@ from typing import Any
 from .wire import APIError, Ids
 
 MAX_BODY = 10 * 1024 * 1024  # bytes; the real API's limit is larger, a classroom's is not
+POST_PATHS = ("/v1/chat/completions", "/v1/responses", "/v1/completions")
+LOCAL_ORIGIN = re.compile(r"^https?://(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$")
 IDLE_SECONDS = 15  # a connection that sends nothing for this long is closed
 
 
@@ -113,26 +120,6 @@ def serve(model: Any = None) -> Iterator[str]:
         thread.join(timeout=5)
 
 
-def serve_forever(host: str = "127.0.0.1", port: int = 8000, model: Any = None) -> None:
-    """Serve until interrupted (Ctrl-C), printing how to point a client at it."""
-    server = ScriptedServer(model, host, port)
-    url = server.base_url
-    print(f"Serving the scripted model {server.model_name!r} at {url}")
-    print(f"Point an OpenAI client at it:  OpenAI(base_url=\"{url}\", api_key=\"any\")")
-    print(f"or set OPENAI_BASE_URL={url} OPENAI_API_KEY=any, "
-          f"or REACT_COURSE_MODEL=openai-compatible:{url}:{server.model_name}")
-    if host in ("0.0.0.0", "::", ""):
-        print("Other machines reach it at this machine's address instead of the one above.")
-    print("Stop with Ctrl-C.", flush=True)
-    try:
-        server.serve_forever(poll_interval=0.2)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.close_connections()
-        server.server_close()
-
-
 class Handler(BaseHTTPRequestHandler):
     """One connection: routes requests, and turns every failure into an API-shaped error."""
 
@@ -181,8 +168,15 @@ class Handler(BaseHTTPRequestHandler):
         except APIError as error:
             self._send_json(error.status, error.body())
 
+    def do_OPTIONS(self) -> None:
+        """A browser's preflight: allowed for pages on this machine, refused for any other origin."""
+        allowed = self._cors_origin() is not None
+        self._send_json(204 if allowed else 403, {} if allowed else APIError(
+            403, "Only pages served from 127.0.0.1 or localhost may call the scripted server.", None,
+            "cors_refused").body())
+
     def do_POST(self) -> None:
-        if self.path.split("?")[0].rstrip("/") not in ("/v1/chat/completions", "/v1/responses"):
+        if self.path.split("?")[0].rstrip("/") not in POST_PATHS:
             return self._refuse()
         try:
             body = self._read_json()
@@ -202,7 +196,7 @@ class Handler(BaseHTTPRequestHandler):
             return self._send_json(500, APIError(500, message, None, None, "server_error").body())
         if isinstance(result, dict):
             return self._send_json(200, result)
-        self._send_stream(result, done_marker=self.path.startswith("/v1/chat/"))
+        self._send_stream(result, done_marker=not self.path.startswith("/v1/responses"))
 
     def do_PUT(self) -> None:
         self._refuse()
@@ -223,16 +217,17 @@ class Handler(BaseHTTPRequestHandler):
             from .responses import create_response
 
             return create_response(body, self.server)
-        raise _not_found("POST", self.path)
+        from .completions import text_completion
+
+        return text_completion(body, self.server)
 
     def _read_json(self) -> dict[str, Any]:
         """The body as a JSON object; refuses a large body before reading it."""
         length_header = self.headers.get("Content-Length")
         if length_header is None:
-            chunked = "chunked" in self.headers.get("Transfer-Encoding", "").lower()
-            self.close_connection = chunked
-            if chunked:
-                raise APIError(411, "Send the body with a Content-Length header.", None, "length_required")
+            if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+                self.close_connection = True  # one request per chunked connection: simpler to get right
+                return parse_body(self._read_chunks())
             length_header = "0"
         if not length_header.strip().isdigit():
             self.close_connection = True
@@ -252,6 +247,32 @@ class Handler(BaseHTTPRequestHandler):
             raise _Dropped  # the client went away mid-body: nobody to answer
         return parse_body(raw)
 
+    def _read_chunks(self) -> bytes:
+        """A ``Transfer-Encoding: chunked`` body: each chunk's size in hex, then its bytes; 0 ends it."""
+        raw = bytearray()
+        try:
+            while True:
+                size_line = self.rfile.readline(1024).split(b";")[0].strip()
+                if not size_line or any(c not in b"0123456789abcdefABCDEF" for c in size_line):
+                    self.close_connection = True
+                    raise APIError(400, "Invalid chunked body: a chunk's size is not hexadecimal.", None,
+                                   "invalid_chunked_body")
+                size = int(size_line, 16)
+                if size == 0:
+                    while self.rfile.readline(1024).strip():  # trailers, then the blank line
+                        pass
+                    return bytes(raw)
+                if len(raw) + size > MAX_BODY:
+                    self.close_connection = True
+                    raise APIError(413, f"Request body too large: the scripted server accepts at most "
+                                   f"{MAX_BODY} bytes.", None, "request_too_large")
+                chunk = self.rfile.read(size + 2)  # the chunk and its CRLF
+                if len(chunk) < size + 2:
+                    raise _Dropped
+                raw += chunk[:size]
+        except (TimeoutError, OSError) as error:
+            raise _Dropped from error
+
     def _discard(self, length: int) -> None:
         """Read and drop what the client still sends, briefly, so it can read the refusal."""
         deadline = time.monotonic() + 5
@@ -266,9 +287,23 @@ class Handler(BaseHTTPRequestHandler):
     def _model_card(self) -> dict[str, Any]:
         return {"id": self.server.model_name, "object": "model", "created": 0, "owned_by": "react-course"}
 
+    def _cors_origin(self) -> str | None:
+        """The request's Origin when it is a page on this machine (``http://127.0.0.1:PORT`` or localhost)."""
+        origin = self.headers.get("Origin") or ""
+        return origin if LOCAL_ORIGIN.match(origin) else None
+
     def _headers(self, status: int, content_type: str, length: int | None, close: bool) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
+        origin = self._cors_origin()
+        if origin is not None:
+            self.send_header("Access-Control-Allow-Origin", origin)
+            self.send_header("Vary", "Origin")
+            if self.command == "OPTIONS":
+                self.send_header("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+                self.send_header("Access-Control-Allow-Headers", self.headers.get(
+                    "Access-Control-Request-Headers") or "authorization, content-type")
+                self.send_header("Access-Control-Max-Age", "600")
         self.send_header("x-request-id", self.server.ids.new("req"))
         if length is not None:
             self.send_header("Content-Length", str(length))
@@ -278,7 +313,7 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
 
     def _send_json(self, status: int, payload: dict[str, Any], close: bool = False) -> None:
-        data = json.dumps(payload, ensure_ascii=False).encode()
+        data = b"" if status == 204 else json.dumps(payload, ensure_ascii=False).encode()
         with contextlib.suppress(OSError):
             self._headers(status, "application/json", len(data), close)
             self.wfile.write(data)

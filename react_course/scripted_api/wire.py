@@ -279,12 +279,15 @@ def as_json(text: str, schema: dict) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def fill(schema: dict, text: str, defs: dict | None = None) -> Any:
-    """A value of ``schema``'s shape made from the answer ``text`` (the first number for numbers).
+def fill(schema: dict, text: str, defs: dict | None = None, *, numbers: str | None = None) -> Any:
+    """A value of ``schema``'s shape made from the answer ``text``: the first number for numbers,
+    taken from ``numbers`` instead when given (a calculation's result, say).
 
     >>> fill({"$defs": {"M": {"type": "integer"}}, "properties": {"m": {"$ref": "#/$defs/M"},
     ...       "note": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}, "About 12 m")
     {'m': 12, 'note': 'About 12 m'}
+    >>> fill({"properties": {"m": {"type": "number"}}}, "330 m and 93 m", numbers="237")
+    {'m': 237}
     """
     defs = {**(defs or {}), **(schema.get("$defs") or {}), **(schema.get("definitions") or {})}
     if isinstance(schema.get("$ref"), str):  # each definition is opened once: recursion ends
@@ -300,12 +303,13 @@ def fill(schema: dict, text: str, defs: dict | None = None) -> Any:
     if kind == "object" or "properties" in schema:
         properties = schema.get("properties")
         properties = properties if isinstance(properties, dict) else {"answer": {"type": "string"}}
-        return {k: fill(v if isinstance(v, dict) else {}, text, defs) for k, v in properties.items()}
+        return {k: fill(v if isinstance(v, dict) else {}, text, defs, numbers=numbers)
+                for k, v in properties.items()}
     if kind == "array":
         items = schema.get("items")
-        return [fill(items if isinstance(items, dict) else {}, text, defs)]
+        return [fill(items if isinstance(items, dict) else {}, text, defs, numbers=numbers)]
     if kind in ("number", "integer"):
-        found = re.search(r"-?\d[\d,]*(?:\.\d+)?", text)
+        found = re.search(r"-?\d[\d,]*(?:\.\d+)?", numbers if numbers is not None else text)
         number = float(found.group().replace(",", "")) if found else 0
         return int(number) if kind == "integer" or number == int(number) else number
     if kind == "boolean":
