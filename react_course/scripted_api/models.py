@@ -148,7 +148,7 @@ RESULT_STARTS = ("Observation:", "Error:", "Call id:")  # how smolagents' user-t
 
 
 def is_result_text(text: str) -> bool:
-    """Whether a user message reports a tool's result rather than asking something.
+    r"""Whether a user message reports a tool's result rather than asking something.
 
     >>> is_result_text("Observation:\n330 m"), is_result_text("How tall is it?")
     (True, False)
@@ -157,7 +157,7 @@ def is_result_text(text: str) -> bool:
 
 
 def calls_in_text(text: str) -> list[Any]:
-    """The calls an assistant wrote as text ("Calling tools:" and a Python list, as smolagents does).
+    r"""The calls an assistant wrote as text ("Calling tools:" and a Python list, as smolagents does).
 
     >>> calls_in_text("Calling tools:\n[{'id': 'c1', 'function': {'name': 'f', 'arguments': {}}}]")
     [{'id': 'c1', 'function': {'name': 'f', 'arguments': {}}}]
