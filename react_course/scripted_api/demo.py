@@ -71,6 +71,9 @@ def respond(request: ChatRequest) -> ChatTurn | str:
     if plan is None:
         return _finish(request, "I have no plan for this question.", NO_PLAN)
     moves = _next_moves(plan, request)
+    if request.tool_choice not in ("auto", "none", "required") and takes_answer(request.tool_choice):
+        return _finish(request, "I am asked for the answer in this shape.", plan.answer or question,
+                       plan=plan)  # a structured output: the scripted model knows its plan's answer
     missing = [m.tool for m in moves if m.tool not in request.tool_names]
     if request.tools and missing:
         offered = ", ".join(request.tool_names)
@@ -80,7 +83,7 @@ def respond(request: ChatRequest) -> ChatTurn | str:
         if any(not _met(need, request) for need in plan.needs):
             return _finish(request, "I could not find what I needed.",
                            NO_DATE if plan is TODAY else GAVE_UP, met=False)
-        return _finish(request, "I now know the answer.", plan.answer or _latest(request, plan))
+        return _finish(request, "I now know the answer.", plan.answer or _latest(request, plan), plan=plan)
     forced = request.tool_choice not in ("auto", "required")
     if forced and request.tool_choice not in [m.tool for m in moves]:
         return _finish(request, "I am asked for this tool now.", plan.answer or question,
@@ -120,7 +123,8 @@ def _met(need: Need, request: ChatRequest) -> bool:
     return any(re.search(need.evidence, r, re.MULTILINE) for r in request.tool_results)
 
 
-def _finish(request: ChatRequest, thought: str, text: str, met: bool = True) -> ChatTurn:
+def _finish(request: ChatRequest, thought: str, text: str, met: bool = True,
+            plan: Plan | None = None) -> ChatTurn:
     """The answer as text; or, when the request demands a call, as a call: to an offered final-answer
     tool or the forced structured-output tool, filled from the answer; else (a required call with no
     tool that takes an answer) to the forced or first tool, with the question as its input."""
@@ -131,7 +135,7 @@ def _finish(request: ChatRequest, thought: str, text: str, met: bool = True) -> 
     tool = choice if choice != "required" else final or names[0]
     if not takes_answer(tool):
         return _calls(request, [Move(thought, tool, request.question)])
-    return _calls(request, [Move(thought, tool, text)], numbers=_numbers(request) if met else None)
+    return _calls(request, [Move(thought, tool, text)], numbers=_numbers(plan) if met and plan else None)
 
 
 def takes_answer(tool: str) -> bool:
@@ -144,10 +148,14 @@ def takes_answer(tool: str) -> bool:
     return bool(FINAL_TOOLS.match(tool)) or tool not in course_tools
 
 
-def _numbers(request: ChatRequest) -> str | None:
-    """A calculation's result, where the latest tool result is one: the number a typed answer wants."""
-    results = request.tool_results
-    return results[-1] if results and re.fullmatch(r"\s*-?\d[\d.,]*\s*", results[-1]) else None
+def _numbers(plan: Plan) -> str | None:
+    """The number a typed answer wants: the calculation's result the plan ends on, if it ends on one.
+
+    >>> _numbers(plan_for("What do 3 notebooks and 2 pens cost?")), _numbers(TODAY)
+    ('16', None)
+    """
+    found = re.fullmatch(r"\^?(-?\d+)\$?", plan.needs[-1].evidence)
+    return found.group(1) if found else None
 
 
 def _calls(request: ChatRequest, moves: list[Move], numbers: str | None = None) -> ChatTurn:
