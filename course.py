@@ -3,6 +3,9 @@
     python3 course.py open    set up (first time), then open JupyterLab on lesson 00
     python3 course.py test    set up with the test tools, then run the whole suite
     python3 course.py setup   set up only (add --test for the test tools)
+    python3 course.py setup --test --frameworks
+                              ... and the agent frameworks the framework tests drive (as CI does);
+                              `test --frameworks` does the same before it runs the suite
 
     python3 course.py wheelhouse --platform windows-x64 --python 3.13 [--dest wheelhouse]
                               instructors: a folder of wheels for a room without network
@@ -267,13 +270,14 @@ def setup(extras: str, wheelhouse: Path | None = None) -> Path:
         repoint_scripts(Path(stamp["folder"]) / VENV.name, VENV)
         stamp = {}
     have = set(stamp.get("extras", [])) if stamp.get("inputs") == inputs_hash() else set()
-    if stamp.get("inputs") != inputs_hash() or (extras and extras not in have):
+    wanted = set(filter(None, extras.split(",")))
+    if stamp.get("inputs") != inputs_hash() or not wanted <= have:
         stamp_file = VENV / STAMP_NAME
         if stamp_file.exists():
             stamp_file.unlink()  # until the install below finishes, the set-up counts as not done
-        install(python, extras, wheelhouse)
+        install(python, ",".join(sorted(wanted | have)), wheelhouse)  # pip would drop an extra left out
         stamp = {"inputs": inputs_hash(), "folder": str(HERE),
-                 "extras": sorted(({extras} | have) - {""}),
+                 "extras": sorted(wanted | have),
                  "python": platform.python_version()}
         stamp_file.write_text(json.dumps(stamp, indent=1), encoding="utf-8")
     hand_back_to_sudo_user()
@@ -293,6 +297,10 @@ def lab_command(python: Path, rest: list, as_root: bool | None = None) -> list:
 
 
 # ---------------------------------------------------------------- the lock (maintainers)
+# The lock pins the optional frameworks extra too, so that CI's frameworks are as exact as the rest.
+LOCKED_EXTRAS = ["--extra", "test", "--extra", "frameworks"]
+
+
 def find_uv(scratch: str) -> str:
     """uv from .venv (the test extra pins it) or PATH; else installed into a scratch environment."""
     found = shutil.which("uv", path=str(venv_python().parent)) or shutil.which("uv")
@@ -320,7 +328,7 @@ def check_cell(uv: str, name: str, version: str, lock: Path = HERE / "constraint
     It tries uv's cache first (check_matrix fills it) and asks the index only when that fails."""
     low = ".".join(map(str, supported_range()[0]))
     full = low if version == ".".join(low.split(".")[:2]) else version
-    command = [uv, "pip", "compile", "pyproject.toml", "--extra", "test", "-c", str(lock),
+    command = [uv, "pip", "compile", "pyproject.toml", *LOCKED_EXTRAS, "-c", str(lock),
                "--python-platform", PLATFORMS[name][0], "--python-version", full,
                "--only-binary", ":all:", "--no-header", "--no-annotate", "--quiet"]
     for extra in (["--offline"], []):
@@ -345,7 +353,7 @@ def check_matrix(uv: str, lock: Path = HERE / "constraints.txt") -> dict:
 
     cells = matrix()
     low = ".".join(map(str, supported_range()[0]))
-    subprocess.run([uv, "pip", "compile", "pyproject.toml", "--extra", "test", "--universal", "-c", str(lock),
+    subprocess.run([uv, "pip", "compile", "pyproject.toml", *LOCKED_EXTRAS, "--universal", "-c", str(lock),
                     "--python-version", low, "--quiet", "-o", os.devnull],
                    cwd=HERE, capture_output=True, env=uv_env())  # fills uv's cache for every platform
     with ThreadPoolExecutor(max_workers=8) as pool:
@@ -360,12 +368,13 @@ def lock() -> int:
         gaps = Path(scratch) / "gaps.txt"
         gaps.write_text("\n".join(WHEEL_GAPS) + "\n", encoding="utf-8")
         low = ".".join(map(str, supported_range()[0]))
-        out = subprocess.run([uv, "pip", "compile", "pyproject.toml", "--extra", "test", "--universal",
+        out = subprocess.run([uv, "pip", "compile", "pyproject.toml", *LOCKED_EXTRAS, "--universal",
                               "--python-version", low, "-c", str(gaps), "--no-header", "--no-annotate",
                               "--quiet"], cwd=HERE, check=True, capture_output=True, text=True,
                              env=uv_env()).stdout
         header = ["# Exact versions for every supported platform and Python, with environment markers.",
-                  "# Made by `uv pip compile --universal` from pyproject.toml (with the test extra);",
+                  "# Made by `uv pip compile --universal` from pyproject.toml (with the test and",
+                  "# frameworks extras);",
                   "# regenerate with: python3 course.py lock. Used as: pip install -c constraints.txt",
                   "# Bounds added because a newer release lacks wheels somewhere:",
                   *(f"#   {gap}: {why}" for gap, why in WHEEL_GAPS.items()),
@@ -529,6 +538,14 @@ def parallel_options(rest: list) -> list:
     return ["-n", "auto", "--dist", "loadscope"]
 
 
+def take_flag(rest: list, flag: str) -> bool:
+    """Whether ``flag`` is in ``rest``, removing it (so pytest never sees course.py's own flags)."""
+    found = flag in rest
+    while flag in rest:
+        rest.remove(flag)
+    return found
+
+
 def main(argv: list) -> int:
     verb, rest = (argv[0], list(argv[1:])) if argv else ("", [])
     folder = take_option(rest, "--wheelhouse") if verb in ("open", "test", "setup") else None
@@ -539,11 +556,12 @@ def main(argv: list) -> int:
     if verb == "open":
         python = setup("", wheelhouse)
         return subprocess.call(lab_command(python, rest), cwd=HERE)
+    frameworks = ",frameworks" if take_flag(rest, "--frameworks") else ""
     if verb == "test":
-        python = setup("test", wheelhouse)
+        python = setup("test" + frameworks, wheelhouse)
         return subprocess.call([str(python), "-m", "pytest", *parallel_options(rest), *rest], cwd=HERE)
     if verb == "setup":
-        setup("test" if "--test" in rest else "", wheelhouse)
+        setup(("test" if "--test" in rest else "") + frameworks, wheelhouse)
         return 0
     if verb == "lock":
         return lock()

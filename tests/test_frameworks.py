@@ -68,13 +68,21 @@ def solved(answer: object) -> bool:
 @pytest.mark.parametrize("streamed", [False, True], ids=["whole", "streamed"])
 def test_openai_agents_sdk(url, protocol, streamed):
     import openai
-    from agents import (Agent, OpenAIChatCompletionsModel, OpenAIResponsesModel, RunConfig, Runner,
-                        function_tool, set_tracing_disabled)
+    from agents import (
+        Agent,
+        OpenAIChatCompletionsModel,
+        OpenAIResponsesModel,
+        RunConfig,
+        Runner,
+        function_tool,
+        set_tracing_disabled,
+    )
 
     set_tracing_disabled(True)  # the SDK otherwise sends traces home
     client = openai.AsyncOpenAI(base_url=url, api_key=KEY, max_retries=0)
     kind = OpenAIChatCompletionsModel if protocol == "chat" else OpenAIResponsesModel
-    agent = Agent(name="course", instructions="Answer with the tools.", model=kind(model=MODEL, openai_client=client),
+    agent = Agent(name="course", instructions="Answer with the tools.",
+                  model=kind(model=MODEL, openai_client=client),
                   tools=[function_tool(search), function_tool(calculate)])
     config = RunConfig(tracing_disabled=True)
 
@@ -103,8 +111,8 @@ def test_langgraph_react_agent(url, protocol, streamed):
                      use_responses_api=protocol == "responses")
     agent = create_react_agent(llm, [search, calculate])
     if streamed:
-        pieces = [chunk for chunk, _ in agent.stream({"messages": [("user", EIFFEL)]}, stream_mode="messages")]
-        assert pieces
+        streamed_pieces = agent.stream({"messages": [("user", EIFFEL)]}, stream_mode="messages")
+        assert [chunk for chunk, _ in streamed_pieces]
     state = agent.invoke({"messages": [("user", EIFFEL)]})
     last = state["messages"][-1]
     assert solved(last.text) and [m.type for m in state["messages"]].count("tool") == 3
