@@ -7,22 +7,19 @@
 ``serve(model)`` runs a server on 127.0.0.1 at a free port for the length of
 a ``with`` block; without a model it serves the course's demo chat model,
 which solves the worked examples with tool calls. The same server runs
-standalone for workshops (``react-course serve-model``), so a room can point
-any OpenAI-compatible client at it.
+standalone for workshops (``react-course serve-model``, in ``standalone.py``).
 
-It speaks Chat Completions (``POST /v1/chat/completions``, see
-``scripted_api.chat``), Responses (``POST /v1/responses``, see
-``scripted_api.responses``) and plain text completions (``POST /v1/completions``,
-see ``scripted_api.completions``), lists its model at ``GET /v1/models``, lets a
-page served from 127.0.0.1 or localhost call it (CORS), and answers
+It speaks Chat Completions (``POST /v1/chat/completions``, ``chat.py``),
+Responses (``POST /v1/responses``, ``responses.py``) and text completions
+(``POST /v1/completions``, ``completions.py``), lists its model at ``GET
+/v1/models``, lets a page served from 127.0.0.1 or localhost call it (CORS), and answers
 every malformed request with an error in the API's shape and status, so the
 SDK raises its usual exception. It never crashes on a request: a body over
 10 MB is refused (413) from its ``Content-Length`` before it is read (what the
 client goes on sending is dropped, for at most 5 s, so that it can read the
 refusal), or once its chunks (``Transfer-Encoding: chunked``) pass that size; a
 connection dropped mid-body is closed, a connection idle for 15 s is closed, and
-each connection runs in its own thread. ``react-course serve-model`` is in
-``scripted_api.standalone``.
+each connection runs in its own thread.
 
 Only the standard library's ``http.server`` is used. What it leaves out:
 keys (any key is accepted), rate limits, HTTPS, and files, images or audio.
@@ -40,6 +37,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from .bodies import parse_body, read_chunks
 from .wire import APIError, Ids
 
 MAX_BODY = 10 * 1024 * 1024  # bytes; the real API's limit is larger, a classroom's is not
@@ -227,7 +225,10 @@ class Handler(BaseHTTPRequestHandler):
         if length_header is None:
             if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
                 self.close_connection = True  # one request per chunked connection: simpler to get right
-                return parse_body(self._read_chunks())
+                try:
+                    return parse_body(read_chunks(self.rfile, MAX_BODY))
+                except (TimeoutError, OSError, EOFError) as error:
+                    raise _Dropped from error
             length_header = "0"
         if not length_header.strip().isdigit():
             self.close_connection = True
@@ -246,32 +247,6 @@ class Handler(BaseHTTPRequestHandler):
         if len(raw) < length:
             raise _Dropped  # the client went away mid-body: nobody to answer
         return parse_body(raw)
-
-    def _read_chunks(self) -> bytes:
-        """A ``Transfer-Encoding: chunked`` body: each chunk's size in hex, then its bytes; 0 ends it."""
-        raw = bytearray()
-        try:
-            while True:
-                size_line = self.rfile.readline(1024).split(b";")[0].strip()
-                if not size_line or any(c not in b"0123456789abcdefABCDEF" for c in size_line):
-                    self.close_connection = True
-                    raise APIError(400, "Invalid chunked body: a chunk's size is not hexadecimal.", None,
-                                   "invalid_chunked_body")
-                size = int(size_line, 16)
-                if size == 0:
-                    while self.rfile.readline(1024).strip():  # trailers, then the blank line
-                        pass
-                    return bytes(raw)
-                if len(raw) + size > MAX_BODY:
-                    self.close_connection = True
-                    raise APIError(413, f"Request body too large: the scripted server accepts at most "
-                                   f"{MAX_BODY} bytes.", None, "request_too_large")
-                chunk = self.rfile.read(size + 2)  # the chunk and its CRLF
-                if len(chunk) < size + 2:
-                    raise _Dropped
-                raw += chunk[:size]
-        except (TimeoutError, OSError) as error:
-            raise _Dropped from error
 
     def _discard(self, length: int) -> None:
         """Read and drop what the client still sends, briefly, so it can read the refusal."""
@@ -338,27 +313,6 @@ class ModelFailed(Exception):
 
 class _Dropped(Exception):
     """The connection cannot carry an answer (the client left, or the body was refused)."""
-
-
-def parse_body(raw: bytes) -> dict[str, Any]:
-    """The request body as a JSON object, or the API's error.
-
-    >>> parse_body(b'{"model": "m"}')
-    {'model': 'm'}
-    >>> parse_body(b'[1]')
-    Traceback (most recent call last):
-    ...
-    react_course.scripted_api.wire.APIError: The request body must be a JSON object, not an array.
-    """
-    try:
-        body = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as error:
-        raise APIError(400, "We could not parse the JSON body of your request. The API expects a JSON "
-                       f"payload, but what was sent was not valid JSON ({error}).") from None
-    if not isinstance(body, dict):
-        kind = {list: "an array", str: "a string"}.get(type(body), "a " + type(body).__name__)
-        raise APIError(400, f"The request body must be a JSON object, not {kind}.")
-    return body
 
 
 def _not_found(method: str, path: str) -> APIError:
