@@ -91,6 +91,18 @@ def test_first_run_builds_then_a_second_run_does_nothing(course):
     assert course.commands == [] and len(course.created) == 1
 
 
+def test_the_frameworks_extra_adds_to_the_test_extra_and_stays(course):
+    course.module.setup("test")
+    course.module.setup("test,frameworks")
+    assert course.installs()[-1][-1] == ".[frameworks,test]"
+    assert course.stamp()["extras"] == ["frameworks", "test"]
+    course.commands.clear()
+    course.module.setup("test")  # `course.py test` after CI's set-up: nothing to reinstall
+    assert course.installs() == []
+    rest = ["--frameworks", "-x"]
+    assert course.module.take_flag(rest, "--frameworks") and rest == ["-x"]
+
+
 def test_the_test_extra_is_installed_once_on_top(course):
     course.module.setup("")
     course.module.setup("test")
