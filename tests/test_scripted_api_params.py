@@ -84,6 +84,7 @@ def test_todays_parameters_are_accepted(demo_url, path, extra):
     ("/v1/chat/completions", {"functions": [{"name": "search"}]}, "functions"),
     ("/v1/chat/completions", {"function_call": "auto"}, "function_call"),
     ("/v1/responses", {"top_logprobs": 3}, "top_logprobs"),
+    ("/v1/responses", {"include": ["message.output_text.logprobs"]}, "include"),
     ("/v1/responses", {"conversation": "conv_1"}, "conversation"),
     ("/v1/responses", {"prompt": {"id": "pmpt_1"}}, "prompt"),
     ("/v1/responses", {"background": True}, "background"),

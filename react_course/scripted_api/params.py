@@ -73,6 +73,7 @@ RESPONSES_IGNORED = {"service_tier", "prompt_cache_key", "prompt_cache_retention
                      "background_options", "image"}
 RESPONSES_UNSUPPORTED: Unsupported = {
     "top_logprobs": ("log probabilities", _asks),
+    "include": ("log probabilities", lambda v: isinstance(v, list) and "message.output_text.logprobs" in v),
     "conversation": ("conversations (send 'previous_response_id' or the whole 'input' instead)",
                      lambda v: v is not None),
     "prompt": ("stored prompts (send 'instructions' instead)", lambda v: v is not None),
