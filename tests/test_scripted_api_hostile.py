@@ -28,6 +28,8 @@ RESPONSES = {"model": "m", "tools": RESPONSES_TOOLS, "tool_choice": {"type": "fu
                        {"type": "function_call", "call_id": "c1", "name": "search", "arguments": "{}"},
                        {"type": "function_call_output", "call_id": "c1", "output": "330 m"}],
              "text": {"format": {"type": "json_schema", "name": "n", "schema": {"type": "object"}}}}
+COMPLETIONS = {"model": "m", "prompt": ["Question: " + EIFFEL], "max_tokens": 50, "stop": ["\nObservation"],
+               "stream": False, "stream_options": None, "n": 1, "temperature": 0}
 BAD_VALUES = [None, -1, "x", [], {}, [{}]]
 
 
@@ -55,7 +57,8 @@ def demo_url():
         yield base_url
 
 
-@pytest.mark.parametrize("path, body", [("/v1/chat/completions", CHAT), ("/v1/responses", RESPONSES)])
+@pytest.mark.parametrize("path, body", [("/v1/chat/completions", CHAT), ("/v1/responses", RESPONSES),
+                                        ("/v1/completions", COMPLETIONS)])
 def test_every_field_made_wrong_gets_an_answer_never_a_crash(demo_url, path, body):
     parts = urlsplit(demo_url)
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)  # one kept-alive connection
