@@ -191,3 +191,22 @@ def test_smolagents_tool_calling_agent(url, streamed):
                              verbosity_level=0, stream_outputs=streamed)
     answer = agent.run(EIFFEL)
     assert solved(answer) and len(agent.memory.steps) <= 6
+
+
+# --- Simon Willison's llm --------------------------------------------------------------------------
+
+@needs("llm")
+@pytest.mark.parametrize("protocol", ["chat", "responses"])
+@pytest.mark.parametrize("streamed", [False, True], ids=["whole", "streamed"])
+def test_llm_chain_with_tools(url, protocol, streamed, tmp_path, monkeypatch):
+    import llm
+
+    # llm reads OpenAI-compatible models from extra-openai-models.yaml in its user folder
+    (tmp_path / "extra-openai-models.yaml").write_text(
+        f"- model_id: scripted\n  model_name: {MODEL}\n  api_base: {url}\n  supports_tools: true\n"
+        + ("  responses: true\n" if protocol == "responses" else ""), encoding="utf-8")
+    monkeypatch.setenv("LLM_USER_PATH", str(tmp_path))
+    chain = llm.get_model("scripted").chain(EIFFEL, tools=[search, calculate], stream=streamed)
+    text = "".join(chain) if streamed else chain.text()
+    assert solved(text) and [c.name for r in chain.responses() for c in r.tool_calls()] == [
+        "search", "search", "calculate"]
