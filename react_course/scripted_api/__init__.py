@@ -8,7 +8,20 @@ package is part of the agent a student writes: it is the world the agent
 talks to. The files, in reading order, are listed in ``README.md`` beside this one.
 """
 
-from .server import MAX_BODY, serve
-from .standalone import serve_forever
+from typing import Any
 
 __all__ = ["MAX_BODY", "serve", "serve_forever"]
+
+
+def __getattr__(name: str) -> Any:
+    """``serve`` and friends, imported on first use: ``import react_course`` (which loads the
+    scripted chat models from here) stays fast, without the HTTP server's modules."""
+    if name in ("MAX_BODY", "serve"):
+        from . import server
+
+        return getattr(server, name)
+    if name == "serve_forever":
+        from .standalone import serve_forever
+
+        return serve_forever
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
