@@ -1,33 +1,38 @@
 """react_course: build ReAct agents from scratch, offline, and make them reliable.
 
 The reference implementation that the course's notebooks import. Each module
-holds one idea, in the order the lessons teach them:
+holds one idea; the agent a student reads, in the order the lessons teach it:
 
-    models      a model is model(prompt, stop) -> text; scripted models   (02)
-    prompts     the text ReAct prompt, and reading one back                (02)
-    record      the run record: ToolCall, Observation, Step, RunResult     (02)
-    loop        run_react: the text loop, a short driver over the parts    (02)
-    stops       stop sequences and the client-side cut                     (03)
-    parsing     parse_step: Action, FinalAnswer or ParseError              (03)
-    tools       typed functions as tools; the bundled offline tools        (04)
-    calculator  arithmetic without eval                                    (04)
-    execute     the one door every tool call passes                        (04-06)
-    guards      Limits and the Budget that enforces them; end reasons      (05)
-    stopping    should_stop, step limits per task, near-repeats, hand-over (05)
-    retry       back-off for failed model calls, within the run's time     (05)
-    safety      provenance, grounding, the approval gate, idempotency      (06)
-    native      run_native: the native tool-calling twin of run_react      (07)
-    schemas     tool declarations for native calls, from typed functions   (07)
-    wire        Chat Completions and Responses, as the native loop needs   (07)
-    scripted_chat  scripted chat models: a list of turns, or reactive      (07)
-    scripted_api   a chat model served on 127.0.0.1 in the OpenAI protocols (07)
-    tokens      exact token counts (offline), and a rule-of-thumb estimate (08)
+    models      a model is model(prompt, stop) -> text; scripted models    (02)
+    prompts     the text ReAct prompt, and reading one back                 (02)
+    record      the run record: ToolCall, Observation, Step, RunResult      (02)
+    transcript  a run as a scratchpad, a trace and chat messages            (02)
+    driver      the step loop both agents share                             (02, 07)
+    loop        run_react: the text agent over the driver                   (02)
+    stops       stop sequences and the client-side cut                      (03)
+    segments    a reply's lines grouped by keyword                          (03)
+    parsing     parse_step: Action, FinalAnswer or ParseError               (03)
+    tools       typed functions as tools; the bundled offline tools         (04)
+    calculator  arithmetic without eval                                     (04)
+    execute     the one door every tool call passes                         (04-06)
+    limits      the program's stopping rules; the end reasons               (05)
+    guards      the Budget that enforces them                               (05)
+    stopping    should_stop, step limits per task, near-repeats, hand-over  (05)
+    retry       back-off for failed model calls, within the run's time      (05)
+    safety      provenance, grounding, the approval gate, idempotency       (06)
+    native      run_native: the native agent over the same driver           (07)
+    schemas     tool declarations for native calls, from typed functions    (07)
+    wire        Chat Completions and Responses, as the native loop needs    (07)
+    tokens      exact token counts (offline), and a rule-of-thumb estimate  (08)
     cost        dated prices, money as Decimal, the closed forms of a run   (08)
-    context     observation budgets and history compression              (08)
-    routing     a cheaper model for routine steps                          (08)
-    long_tasks  scripted tasks of ten steps or more, for the benchmark     (08)
-    providers   real models by configuration                               (00)
-    demo        the scripted model that solves the worked examples         (00)
+    context     observation budgets and history compression                 (08)
+    routing     a cheaper model for routine steps                           (08)
+    providers   real models by configuration                                (00)
+    demo        the scripted model that solves the worked examples          (00)
+
+Not the agent, each a folder with a README: ``scripted_api`` (the scripted
+chat models served over HTTP, the flaky and MCP servers), ``lessons`` (the
+lessons' staged scenes), ``course`` (the react-course command), ``checks``.
 """
 
 from .calculator import calculate
