@@ -11,14 +11,16 @@ the reply. Everything else about a step is written once, here::
         reply = call the model within the budget    # back-off and the run's time apply
         agent.read(step, reply)                     # text, thought, calls or answer
         agent.act(step)                             # run the calls, one result each
-        report the step (on_step); count it (budget.after_step)
+        report the step (on_step, and the trace); count it (budget.after_step)
         an answer ends the run
     one forced call asks for a best-effort answer; otherwise hand over
 
 An agent is any object with the four members of ``Agent``. A new per-step
-concern (a trace event, a counter) is added once, in ``take_step``, and both
-loops have it. What it leaves out: what a step sends and reads (``loop.py``,
-``native.py``), and every limit's rule (``guards.Budget``).
+concern (a counter, a check) is added once, in ``take_step``, and both
+loops have it; so is the trace (``trace.py``): an optional ``Trace`` hears of the
+run's start, each step as it completes, and the result, from here only. What
+it leaves out: what a step sends and reads (``loop.py``, ``native.py``), and
+every limit's rule (``guards.Budget``).
 """
 
 from __future__ import annotations
@@ -35,6 +37,16 @@ from .retry import is_retryable, wait_before_retry
 
 T = TypeVar("T")
 OnStep = Callable[[Step], None]
+
+
+class Trace(Protocol):
+    """Hears of a run from the step loop (``trace.StepLog`` writes it as JSON Lines)."""
+
+    def start(self, question: str, format: Format, price: Any) -> None: ...
+
+    def step(self, step: Step) -> None: ...
+
+    def end(self, result: RunResult) -> None: ...
 
 
 class Agent(Protocol):
@@ -57,13 +69,20 @@ class Agent(Protocol):
         """Run the step's calls and record one observation for each."""
 
 
-def drive(agent: Agent, budget: Budget, question: str, on_step: OnStep | None = None) -> RunResult:
+def drive(agent: Agent, budget: Budget, question: str, on_step: OnStep | None = None,
+          trace: Trace | None = None) -> RunResult:
     """Steps until an answer or a limit, then one forced call; always returns a ``RunResult``."""
     steps: list[Step] = []
+    if trace is not None:
+        trace.start(question, agent.format, getattr(budget, "price", None))
+        on_step = _both(on_step, trace.step)
 
     def end(reason: str, detail: str, answer: str | None = None) -> RunResult:
         answer = handover_summary(question, steps, detail) if answer is None else answer
-        return RunResult(question, answer, reason, steps, detail, format=agent.format)
+        result = RunResult(question, answer, reason, steps, detail, format=agent.format)
+        if trace is not None:
+            trace.end(result)
+        return result
 
     try:
         for _ in range(budget.limits.max_steps):
@@ -79,6 +98,15 @@ def drive(agent: Agent, budget: Budget, question: str, on_step: OnStep | None = 
         return end(limit.end_reason, limit.detail)
     except KeyboardInterrupt:
         return end("interrupted", "the user interrupted the run")
+
+
+def _both(first: OnStep | None, second: OnStep) -> OnStep:
+    """The caller's ``on_step`` first, then the trace's."""
+    def report(step: Step) -> None:
+        if first is not None:
+            first(step)
+        second(step)
+    return report
 
 
 def take_step(agent: Agent, steps: list[Step], budget: Budget, on_step: OnStep | None = None,

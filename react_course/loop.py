@@ -56,6 +56,7 @@ def run_react(
     policy: Policy | None = None,
     history: Callable[[str, list[Step]], str] | None = None,
     price: Any = None,
+    trace: Any = None,
     **limits: Any,
 ) -> RunResult:
     """Answer ``question`` with ``model`` and ``tools``; never raises for the model's mistakes.
@@ -67,13 +68,14 @@ def run_react(
     or refuses side-effecting tool calls; ``history(question, steps)``, when
     given, writes the scratchpad in place of the whole history (lesson 08's
     ``context.Compressor``). ``price`` (a ``cost.Price``) lets ``max_cost``
-    be enforced for a model the price table does not know.
+    be enforced for a model the price table does not know; ``trace`` (a
+    ``trace.StepLog``) receives one event per step (lesson 09).
     """
     question, registry = str(question), as_registry(tools)
     budget = Budget(Limits.from_options(max_steps=max_steps, **limits), question=question)
     budget.price_calls(price, getattr(model, "model", None))
     agent = TextAgent(question, model, registry, tuple(stops), budget, example, policy, history)
-    return drive(agent, budget, question, on_step)
+    return drive(agent, budget, question, on_step, trace)
 
 
 @dataclass

@@ -60,6 +60,7 @@ def run_native(
     parallel_tool_calls: bool | None = None,
     strict: bool = True,
     price: Any = None,
+    trace: Any = None,
     **limits: Any,
 ) -> RunResult:
     """Answer with native tool calls through ``client`` (an ``openai.OpenAI``).
@@ -69,7 +70,8 @@ def run_native(
     ``parallel_tool_calls=False`` asks for one call per turn, for when order
     matters; ``None`` leaves the server's default. ``limits`` are the fields
     of ``guards.Limits``; ``price`` (a ``cost.Price``) lets ``max_cost`` be
-    enforced for a model the price table does not know. Nothing the model does
+    enforced for a model the price table does not know; ``trace`` (a
+    ``trace.StepLog``) receives one event per step (lesson 09). Nothing the model does
     makes it raise; a wrong setting (key, model name, URL) does, before the
     first successful call.
     """
@@ -79,7 +81,7 @@ def run_native(
     question = _question(messages)
     budget = Budget(Limits.from_options(max_steps=max_steps, **limits), question=question)
     budget.price_calls(price, model)
-    return drive(NativeAgent(wire, budget, messages, policy), budget, question, on_step)
+    return drive(NativeAgent(wire, budget, messages, policy), budget, question, on_step, trace)
 
 
 def _as_messages(messages: str | list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -1,0 +1,198 @@
+"""Run an evaluation: every task k times under one configuration, logged as step events.
+
+``run_eval`` runs each (task, repeat) once, writes every step to a JSON Lines
+log (``trace.StepLog``), and can resume: runs whose end is in the log are
+read back, not run again. Against the simulated model it runs in one thread
+(the runs take milliseconds). Against a real model, ``workers`` runs go at
+once under a ``TokenBucket`` (requests per second, with a burst), and a
+rate-limited or failed call is retried with back-off (``RateLimited``), on
+top of the loop's own retries.
+
+A ``Config`` is what a change changes: the prompt's example trajectory, the
+step limit, any ``guards.Limits`` field. Keep each configuration's name
+stable: a log is compared by it. What it leaves out: job queues across
+machines, and native tool calling (the evaluation speaks the text format).
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..loop import run_react
+from ..prompts import EXAMPLES
+from ..retry import is_retryable, retry_after
+from ..trace import JsonLines, StepLog, read_log
+from .metrics import EvalRun
+from .score import run_succeeded
+from .simulated import TYPICAL, SimulatedModel
+from .tasks import Task, load_tasks, task_tools
+
+ASKING_EXAMPLE = """\
+Question: Is my parcel here yet?
+Thought: The question does not say which order. I should ask instead of guessing.
+Final Answer: Which order do you mean? Please give me its number.
+
+Question: How deep is the Mariana Trench?
+Thought: I need a page on the Mariana Trench.
+Action: search
+Action Input: Mariana Trench
+Observation: No page matches 'Mariana Trench'.
+Thought: The data does not hold it. I say so instead of guessing.
+Final Answer: The encyclopedia has no page on the Mariana Trench, so I cannot say."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """One agent configuration: a name, the example trajectory, the step limit, other limits."""
+
+    name: str
+    example: str | None = None  # None: the prompt's own choice (``prompts.pick_example``)
+    max_steps: int = 8
+    limits: dict[str, Any] = field(default_factory=dict)
+
+
+DEFAULT = Config("default")
+# The simulated model and the bundled tools cannot hang, and a time limit costs a thread per
+# call, more than the call itself: its runs go without (a real model's keep theirs).
+SIMULATED_LIMITS = {"max_seconds": None, "tool_timeout": None}
+# One change: an example trajectory that shows asking the user and saying "the data does not say".
+ASKS = Config("asks", example=EXAMPLES[0][1] + "\n\n" + ASKING_EXAMPLE)
+
+
+class TokenBucket:
+    """At most ``rate`` takes per second on average, ``burst`` at once; ``take`` waits its turn."""
+
+    def __init__(self, rate: float, burst: int = 1, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        if rate <= 0 or burst < 1:
+            raise ValueError("rate must be above 0 and burst at least 1")
+        self.rate, self.burst, self.clock, self.sleep = rate, burst, clock, sleep
+        self.tokens, self.at = float(burst), clock()
+        self._lock = threading.Lock()
+
+    def take(self) -> float:
+        """Take one token; return the seconds waited."""
+        with self._lock:
+            now = self.clock()
+            self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+            self.at = now
+            wait = 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
+            self.tokens -= 1  # may go below 0: the wait above pays it back
+        if wait:
+            self.sleep(wait)
+        return wait
+
+
+class RateLimited:
+    """A model behind a token bucket, retrying retryable failures with jittered back-off."""
+
+    def __init__(self, model: Any, bucket: TokenBucket, tries: int = 4, base: float = 1.0) -> None:
+        self.inner, self.bucket, self.tries, self.base = model, bucket, tries, base
+        self.model = getattr(model, "model", None)
+        self._timeout = _takes_timeout(model)
+
+    @property
+    def last_usage(self) -> Any:
+        return getattr(self.inner, "last_usage", None)
+
+    def __call__(self, prompt: str, stop: Any = None, timeout: float | None = None) -> str:
+        extra = {"timeout": timeout} if self._timeout and timeout is not None else {}
+        for attempt in range(1, self.tries + 1):
+            self.bucket.take()
+            try:
+                return self.inner(prompt, stop, **extra)
+            except Exception as error:
+                if attempt == self.tries or not is_retryable(error):
+                    raise
+                wait = max(self.base * 2 ** (attempt - 1) * random.uniform(0.5, 1.0), retry_after(error) or 0)
+                time.sleep(wait)
+        raise AssertionError("unreachable")
+
+
+def _takes_timeout(model: Any) -> bool:
+    try:
+        return "timeout" in inspect.signature(model).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def simulated(tasks: list[Task], knobs: Any = TYPICAL) -> Callable[[int], SimulatedModel]:
+    """A model factory: repeat r gets the simulated model seeded r."""
+    return lambda repeat: SimulatedModel(tasks, knobs, seed=repeat)
+
+
+def run_task(task: Task, model: Any, config: Config, trace: StepLog | None = None) -> EvalRun:
+    """One run of one task; the repeat and configuration come from the trace's meta."""
+    limits = {**(SIMULATED_LIMITS if isinstance(model, SimulatedModel) else {}), **config.limits}
+    result = run_react(task.question, model, task_tools(), max_steps=config.max_steps,
+                       example=config.example, trace=trace, **limits)
+    meta = trace.meta if trace is not None else {}
+    return EvalRun(task, int(meta.get("repeat", 0)), config.name, result, run_succeeded(result, task))
+
+
+def finished_runs(log: str | Path, tasks: list[Task], config: Config) -> dict[tuple[str, int], EvalRun]:
+    """The runs of ``config`` whose end the log holds, keyed by (task id, repeat)."""
+    found, by_id = read_log(log, quiet=True), {t.id: t for t in tasks}
+    done = {}
+    for run_id in found.finished:
+        meta = found.meta[run_id]
+        task = by_id.get(meta.get("task", ""))
+        if task is not None and meta.get("config") == config.name:
+            result = found.runs[run_id]
+            done[(task.id, int(meta["repeat"]))] = EvalRun(task, int(meta["repeat"]), config.name, result,
+                                                           run_succeeded(result, task), meta)
+    return done
+
+
+def run_eval(config: Config = DEFAULT, tasks: list[Task] | None = None, *, repeats: int = 1,
+             model_for: Callable[[int], Any] | None = None, log: str | Path | None = None,
+             resume: bool = False, workers: int = 1, rate: float | None = None,
+             progress: Callable[[int, int], None] | None = None) -> list[EvalRun]:
+    """Run every task ``repeats`` times; return the runs in (task, repeat) order.
+
+    ``model_for(repeat)`` makes the model of one run (default: the simulated
+    model, seeded by the repeat). ``log`` appends every step event; with
+    ``resume=True`` the runs the log finished are not run again. ``rate``
+    (model calls per second) puts every model behind one token bucket.
+    """
+    tasks = load_tasks() if tasks is None else tasks
+    model_for = model_for or simulated(tasks)
+    out = JsonLines(log) if log is not None else None
+    done = finished_runs(log, tasks, config) if resume and log is not None else {}
+    todo = [(t, r) for r in range(repeats) for t in tasks if (t.id, r) not in done]
+    bucket = TokenBucket(rate, burst=max(1, workers)) if rate else None
+    total, count, lock = len(todo) + len(done), [len(done)], threading.Lock()
+
+    def one(task: Task, repeat: int) -> EvalRun:
+        model = model_for(repeat)
+        model = RateLimited(model, bucket) if bucket is not None else model
+        meta = {"task": task.id, "repeat": repeat, "config": config.name}
+        trace = StepLog(out, run_id=f"{config.name}-{task.id}-r{repeat}-{_nonce()}", meta=meta)
+        run = run_task(task, model, config, trace)
+        with lock:
+            count[0] += 1
+            if progress:
+                progress(count[0], total)
+        return run
+
+    if workers > 1:
+        with ThreadPoolExecutor(workers) as pool:
+            runs = list(pool.map(lambda job: one(*job), todo))
+    else:
+        runs = [one(*job) for job in todo]
+    if out is not None:
+        out.close()
+    return sorted([*done.values(), *runs], key=lambda r: (r.task.id, r.repeat))
+
+
+def _nonce() -> str:
+    """A short random tag, so that a rerun of an unfinished run gets an id of its own."""
+    return f"{random.getrandbits(24):06x}"
