@@ -21,6 +21,7 @@ commands:
   react-course doctor --full        ... and run lesson 00 in the course's kernel
   react-course build-exercises      instructors: write exercises/ from solutions/
   react-course serve-model          workshops: serve the scripted chat model (OpenAI protocols)
+  react-course eval                 run the evaluation set (simulated model), print its metrics
 
 The model is the scripted one unless REACT_COURSE_MODEL names a real one (see the README,
 "Using a real model"). Each command has its own --help, e.g. react-course run --help.
@@ -65,6 +66,17 @@ def build_parser() -> argparse.ArgumentParser:
                                                  "OpenAI API, for any OpenAI-compatible client")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (0.0.0.0: the whole room)")
     serve.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0: any free one)")
+
+    evaluate = verbs.add_parser("eval", help="run the evaluation set and print its metrics table")
+    evaluate.add_argument("--config", choices=("default", "asks"), default="default",
+                          help="the agent configuration (asks: an example that asks the user)")
+    evaluate.add_argument("--split", choices=("train", "heldout"), default=None, help="default: all")
+    evaluate.add_argument("--repeats", type=_steps, default=3, help="runs per task (pass^k uses them)")
+    evaluate.add_argument("--log", default="eval-log.jsonl", help="JSON Lines step log (appended)")
+    evaluate.add_argument("--resume", action="store_true", help="skip runs the log already finished")
+    evaluate.add_argument("--model", help="a real model setting (default: the simulated model)")
+    evaluate.add_argument("--workers", type=_steps, default=4, help="real models: runs at once")
+    evaluate.add_argument("--rate", type=_seconds, default=2.0, help="real models: model calls per second")
     return parser
 
 
@@ -206,7 +218,17 @@ def cmd_serve_model(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"run": cmd_run, "doctor": cmd_doctor, "build-exercises": cmd_build_exercises,
+def cmd_eval(args: argparse.Namespace) -> int:
+    from .eval_command import evaluate_command
+
+    _, text = evaluate_command(args.config, args.split, args.repeats, args.log, args.resume,
+                               args.model, args.workers, args.rate)
+    print(text)
+    print(f"\nstep events: {args.log}")
+    return 0
+
+
+COMMANDS = {"eval": cmd_eval, "run": cmd_run, "doctor": cmd_doctor, "build-exercises": cmd_build_exercises,
             "execute": cmd_execute, "serve-model": cmd_serve_model}
 
 

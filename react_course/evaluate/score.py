@@ -4,9 +4,10 @@ Four rules, one per kind of gold:
 
 - text: after normalising (lower case, punctuation and articles dropped),
   the gold or one of its aliases appears in the answer as whole words;
-- number: some number in the answer is within a relative tolerance of the
-  gold *and carries a unit of the same dimension* (km and m convert). A bare
-  "330" is not "330 m taller": 330 what? Gold without a unit takes any number;
+- number: some number in the answer equals the gold, within the gold's
+  relative ``tolerance`` if it states one (exact otherwise: 2004 is not 2002),
+  *and carries a unit of the same dimension* (km and m convert). A bare "330"
+  is not "330 m taller": 330 what? Gold without a unit takes any number;
 - no_answer: the answer says the data does not hold it ("does not say",
   "no page", "could not find", ...);
 - ask_user: the answer asks the user a question (a "?" with a question word).
@@ -68,7 +69,7 @@ def quantities(text: str) -> list[tuple[float, str | None]]:
     return found
 
 
-def number_matches(answer: str, value: float, unit: str, tolerance: float = 0.01) -> bool:
+def number_matches(answer: str, value: float, unit: str, tolerance: float = 0.0) -> bool:
     """Is ``value`` ``unit`` stated in the answer (within ``tolerance``, relative)?
 
     >>> number_matches("330 m", 330, "m"), number_matches("330", 330, "m")
@@ -77,7 +78,7 @@ def number_matches(answer: str, value: float, unit: str, tolerance: float = 0.01
     want_dim, factor = UNITS.get(unit.lower(), (None, 1.0)) if unit else (None, 1.0)
     target = value * factor
     for got, dim in quantities(answer):
-        close = abs(got - target) <= tolerance * abs(target) + 1e-9
+        close = abs(got - target) <= (tolerance + 1e-9) * abs(target) + 1e-12  # float slack only
         if close and (want_dim is None or dim == want_dim):
             return True
     return False
@@ -114,7 +115,7 @@ def score(answer: str | None, task: Any) -> bool:
     if task.kind == "number":
         gold = task.answer
         return number_matches(answer, float(gold["value"]), gold.get("unit", ""),
-                              float(gold.get("tolerance", 0.01)))
+                              float(gold.get("tolerance", 0.0)))
     said = f" {normalise(answer)} "
     return any(f" {normalise(gold)} " in said for gold in (task.answer, *task.aliases))
 
