@@ -27,9 +27,13 @@ holds one idea; the agent a student reads, in the order the lessons teach it:
     cost        dated prices, money as Decimal, the closed forms of a run   (08)
     context     observation budgets and history compression                 (08)
     routing     a cheaper model for routine steps                           (08)
+    trace       step events as JSON Lines (and OpenTelemetry spans)         (09)
+    viewer      a trace to step through (a widget), or static HTML          (09)
     providers   real models by configuration                                (00)
     demo        the scripted model that solves the worked examples          (00)
 
+Lesson 09's evaluation is a folder with a README: ``evaluate`` (the task set,
+the scorer, a simulated model with failure knobs, metrics, comparisons).
 Not the agent, each a folder with a README: ``scripted_api`` (the scripted
 chat models served over HTTP, the flaky and MCP servers), ``lessons`` (the
 lessons' staged scenes), ``course`` (the react-course command), ``checks``.
@@ -71,6 +75,7 @@ from .tools import (
     side_effect,
     support_tools,
 )
+from .trace import StepLog, read_log
 
 __version__ = "0.1.0"
 
@@ -101,6 +106,7 @@ __all__ = [
     "ScriptedChatModel",
     "ScriptedModel",
     "Step",
+    "StepLog",
     "Tool",
     "ToolCall",
     "ToolDefinitionError",
@@ -122,6 +128,7 @@ __all__ = [
     "parse_model_spec",
     "parse_step",
     "people_tools",
+    "read_log",
     "read_prompt",
     "redact",
     "refund_limit",
