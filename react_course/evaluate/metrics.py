@@ -102,8 +102,8 @@ def actions(result: RunResult) -> list[tuple[str, str]]:
 def repeat_rate(result: RunResult) -> float:
     """Of one run's calls, the share that repeat an earlier call exactly.
 
-    The metric is the mean of this over runs: one stuck run must not hide
-    among many good ones, nor dominate them by its length.
+    The metric is the mean of this over the runs that made a call: one stuck
+    run must not hide among many good ones, nor dominate them by its length.
     """
     calls = actions(result)
     repeats = sum(1 for i, call in enumerate(calls) if call in calls[:i])
@@ -204,7 +204,8 @@ def metrics(runs: list[EvalRun], config: str = "", price: Any = None) -> Metrics
         success=mean([float(r.success) for r in runs]), pass_hat_k=pass_hat_k(runs, k),
         pass_at_k=pass_at_k(runs, k), k=k, mean_steps=mean(steps), p95_steps=percentile(steps, 95),
         step_limit_share=mean([float(r.result.end_reason == "step_limit") for r in runs]),
-        repeat_rate=mean([repeat_rate(r.result) for r in runs]), call_accuracy=mean(accuracy),
+        repeat_rate=mean([repeat_rate(r.result) for r in runs if r.result.tool_calls]),
+        call_accuracy=mean(accuracy),
         calls_after_answer=mean([calls_after_answer(r) for r in runs]),
         tool_errors=tool_error_rates(runs),
         mean_latency=mean([sum(s.latency for s in r.result.steps) for r in runs]),

@@ -33,7 +33,6 @@ from dataclasses import dataclass, fields
 from ..models import _RecordingModel
 from ..parsing import Action, parse_step
 from ..prompts import read_prompt, render_action, render_final
-from ..tokens import estimate_tokens
 from .tasks import Task
 
 WRONG_NAMES = {"search": "search_web", "lookup": "find_in_page", "calculate": "calculator",
@@ -65,13 +64,6 @@ TYPICAL = Knobs(wrong_tool=0.06, format_drift=0.06, repeat=0.08, premature_finis
 PERFECT = Knobs()
 
 
-class _Usage:
-    """Token counts reported like an API's (``prompt_tokens``, ``completion_tokens``)."""
-
-    def __init__(self, prompt: str, reply: str) -> None:
-        self.prompt_tokens, self.completion_tokens = estimate_tokens(prompt), estimate_tokens(reply)
-
-
 class SimulatedModel(_RecordingModel):
     """Solves the evaluation's tasks by their plans, with seeded failures.
 
@@ -88,7 +80,6 @@ class SimulatedModel(_RecordingModel):
         super().__init__()
         self.tasks = {t.question: t for t in tasks}
         self.knobs, self.seed = knobs, seed
-        self.last_usage: _Usage | None = None
 
     def _reply(self, prompt: str) -> str:
         head, _, _ = prompt.rpartition("Now the real question.")
@@ -99,7 +90,6 @@ class SimulatedModel(_RecordingModel):
         else:
             reply = self._next(task, [parse_step(text) for text, _ in pad.steps], pad.must_answer,
                                asks_in_example="\n" in head and _example_asks(head))
-        self.last_usage = _Usage(prompt, reply)
         return reply
 
     def _next(self, task: Task, done: list, must_answer: bool, asks_in_example: bool) -> str:
