@@ -149,19 +149,24 @@ def calls_after_answer(run: EvalRun) -> int:
 def tool_error_rates(runs: list[EvalRun]) -> dict[str, float]:
     """For each tool: the share of its calls whose result was an error.
 
-    Calls of tools that do not exist are one row, "(unknown tool)"; refused
-    repeats are left out (the tool never ran: that is the repeat rate's business).
+    Calls of tools that do not exist make one row, "(unknown tool)": their
+    share of *all* calls. Refused repeats are left out (the tool never ran:
+    that is the repeat rate's business).
     """
-    calls, errors = defaultdict(int), defaultdict(int)
+    calls, errors, unknown = defaultdict(int), defaultdict(int), 0
     for run in runs:
         for step in run.result.steps:
             for call, obs in zip(step.calls, step.observations, strict=False):
                 if obs.error in ("repeat", "refused"):
                     continue
-                name = "(unknown tool)" if obs.error == "unknown_tool" else call.name
-                calls[name] += 1
-                errors[name] += obs.error is not None
-    return {name: errors[name] / calls[name] for name in sorted(calls)}
+                if obs.error == "unknown_tool":
+                    unknown += 1
+                    continue
+                calls[call.name] += 1
+                errors[call.name] += obs.error is not None
+    rates = {name: errors[name] / calls[name] for name in sorted(calls)}
+    total = sum(calls.values()) + unknown
+    return {**rates, "(unknown tool)": unknown / total} if unknown else rates
 
 
 @dataclass
@@ -239,5 +244,6 @@ def table(results: list[Metrics], latency: bool = False, errors: bool = True) ->
     if errors:
         for tool in sorted({t for m in results for t in m.tool_errors}):
             cells = [f"{m.tool_errors[tool]:.0%}" if tool in m.tool_errors else "-" for m in results]
-            lines.append(f"| {tool} errors | " + " | ".join(cells) + " |")
+            label = "calls naming an unknown tool" if tool == "(unknown tool)" else f"{tool} errors"
+            lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
