@@ -280,8 +280,28 @@ def setup(extras: str, wheelhouse: Path | None = None) -> Path:
                  "extras": sorted(wanted | have),
                  "python": platform.python_version()}
         stamp_file.write_text(json.dumps(stamp, indent=1), encoding="utf-8")
+    quiet_lab()
     hand_back_to_sudo_user()
     return python
+
+
+# JupyterLab asks on first open whether to fetch Jupyter's news, in a toast that covers the
+# notebook; --LabApp.news_url=None does not stop it, a settings override in the environment does.
+LAB_OVERRIDES = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false"}}
+
+
+def quiet_lab(venv_dir: Path = VENV) -> Path:
+    """Write JupyterLab's settings overrides into the environment (keeping any already there)."""
+    path = venv_dir / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    try:
+        current = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    except ValueError:
+        current = {}  # a broken file is ours to rewrite
+    merged = {**current, **{key: {**current.get(key, {}), **value} for key, value in LAB_OVERRIDES.items()}}
+    if merged != current or not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(merged, indent=2) + "\n", encoding="utf-8")
+    return path
 
 
 def lab_command(python: Path, rest: list, as_root: bool | None = None) -> list:

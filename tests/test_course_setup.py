@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -309,3 +310,14 @@ def test_unknown_wheelhouse_choices_are_named(capsys):
     course = load_course(ROOT)
     assert course.entry(["wheelhouse", "--platform", "amiga"]) == 1
     assert "Unknown choice amiga" in capsys.readouterr().out
+
+
+def test_setup_silences_jupyterlabs_news_toast_and_keeps_other_overrides(course):
+    course.module.setup("")
+    path = course.folder / ".venv" / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    assert json.loads(path.read_text()) == course.module.LAB_OVERRIDES
+    path.write_text('{"@jupyterlab/apputils-extension:themes": {"theme": "JupyterLab Dark"}}')
+    course.module.setup("")
+    written = json.loads(path.read_text())
+    assert written["@jupyterlab/apputils-extension:notification"] == {"fetchNews": "false"}
+    assert written["@jupyterlab/apputils-extension:themes"] == {"theme": "JupyterLab Dark"}
