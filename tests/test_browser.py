@@ -1,0 +1,216 @@
+"""The course in a real browser: JupyterLab from the course's set-up, driven in Chromium.
+
+What a student meets on first open, checked by a person's actions: lessons
+00, 08 and 09 open with no dialog or toast in the way, on the course's kernel
+without a prompt, and run to their end; a lesson 08 slider redraws its figure;
+a click steps the lesson 09 trace viewer. Screenshots go to
+``test-artifacts/browser/`` (not committed).
+
+The server is JupyterLab as ``course.py open`` starts it (``lab_command``), on
+127.0.0.1, with fresh user settings and workspaces, so only what the set-up
+ships (the news override in the environment) is in force. The browser is
+Debian's ``chromium`` through Selenium and the system ``chromedriver``
+(Selenium's and Playwright's own browser downloads do not work offline).
+``.ci/run`` installs both; elsewhere the test is skipped, saying what to install.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts" / "browser"
+TOKEN = "react-course-browser-test"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+MISSING = [what for what, found in (("chromium", CHROMIUM), ("chromium-driver", DRIVER),
+                                    ("selenium", importlib.util.find_spec("selenium"))) if not found]
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
+    bool(MISSING), reason=f"no browser to drive: install {', '.join(MISSING)} (Debian: apt-get install "
+                          "chromium chromium-driver; pip install selenium); .ci/run does this")]
+
+LESSONS = {"00": "notebooks/00_start_here.ipynb", "08": "notebooks/08_token_cost_and_context.ipynb",
+           "09": "notebooks/09_evaluation_and_tracing.ipynb"}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def course_module():
+    spec = importlib.util.spec_from_file_location("course_setup", ROOT / "course.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """JupyterLab as course.py starts it, headless, on a free port of 127.0.0.1."""
+    course, home = course_module(), tmp_path_factory.mktemp("lab-user")
+    overrides = Path(sys.prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    assert overrides.exists(), "run `python3 course.py setup`: it writes the settings override"
+    port = free_port()
+    command = course.lab_command(Path(sys.executable), [
+        "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={TOKEN}",
+        f"--LabApp.user_settings_dir={home / 'settings'}", f"--LabApp.workspaces_dir={home / 'workspaces'}"])
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_RUNTIME_DIR": str(home / "run")}
+    env.pop("REACT_COURSE_MODEL", None)
+    log = (home / "lab.log").open("w")
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(120):
+            try:
+                with urllib.request.urlopen(f"{url}/api/status?token={TOKEN}", timeout=2) as reply:
+                    json.load(reply)
+                break
+            except OSError:
+                if server.poll() is not None:
+                    pytest.fail(f"JupyterLab exited: {(home / 'lab.log').read_text()[-2000:]}")
+                time.sleep(0.5)
+        else:
+            pytest.fail("JupyterLab did not answer within 60 s")
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000",
+                 "--disable-gpu"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=Service(DRIVER))
+    driver.set_page_load_timeout(60)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    yield driver
+    driver.quit()
+
+
+def wait_for(condition, timeout: float = 90.0, every: float = 0.25, what: str = "a condition"):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        found = condition()
+        if found:
+            return found
+        time.sleep(every)
+    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+def by_css(driver, selector: str) -> list:
+    from selenium.webdriver.common.by import By
+
+    return driver.find_elements(By.CSS_SELECTOR, selector)
+
+
+def open_lesson(driver, url: str, lesson: str) -> None:
+    driver.get(f"{url}/lab/tree/{LESSONS[lesson]}?reset&token={TOKEN}")
+    wait_for(lambda: by_css(driver, ".jp-NotebookPanel .jp-Cell"), what=f"lesson {lesson} to open")
+    wait_for(lambda: kernel_state(driver) == "idle", what=f"lesson {lesson}'s kernel to start")
+
+
+def kernel_state(driver) -> str:
+    indicators = by_css(driver, ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator")
+    return indicators[0].get_attribute("data-status") if indicators else ""
+
+
+def nothing_in_the_way(driver) -> str:
+    """'' when no dialog, toast or kernel prompt covers the notebook; else what does."""
+    dialogs = [d.text for d in by_css(driver, ".jp-Dialog")]
+    toasts = [t.text for t in by_css(driver, ".Toastify__toast")]
+    return "; ".join(f"dialog: {d[:120]}" for d in dialogs) + "; ".join(f"toast: {t[:120]}" for t in toasts)
+
+
+def run_all(driver, lesson: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    menu = "//div[contains(@class,'lm-MenuBar-itemLabel') and text()='Run']"
+    item = "//div[contains(@class,'lm-Menu-itemLabel') and text()='Run All Cells']"
+    driver.find_element(By.XPATH, menu).click()
+    wait_for(lambda: driver.find_elements(By.XPATH, item), what="the Run menu")[0].click()
+    time.sleep(1.0)  # let the first cell start
+
+    def finished() -> bool:
+        prompts = by_css(driver, ".jp-InputPrompt")
+        return kernel_state(driver) == "idle" and not any("*" in p.text for p in prompts)
+
+    wait_for(finished, timeout=180, what=f"lesson {lesson} to run")
+
+
+def errors_shown(driver) -> list[str]:
+    return [e.text[:300] for e in by_css(driver, ".jp-OutputArea-output[data-mime-type="
+                                                 "'application/vnd.jupyter.error']")]
+
+
+def shot(driver, name: str) -> None:
+    driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+
+@pytest.mark.parametrize("lesson", ["00", "08", "09"])
+def test_a_lesson_opens_on_the_course_kernel_and_runs(lab, browser, lesson):
+    open_lesson(browser, lab, lesson)
+    time.sleep(2.0)  # the news question, when it comes, comes a moment after the page loads
+    shot(browser, f"{lesson}-opened")
+    assert nothing_in_the_way(browser) == ""
+    names = [k.text for k in by_css(browser, ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-KernelName")]
+    assert names and names[0] == "Python (react-course)", names
+    run_all(browser, lesson)
+    shot(browser, f"{lesson}-ran")
+    assert errors_shown(browser) == []
+    assert nothing_in_the_way(browser) == ""
+    if lesson == "08":
+        slider_redraws_the_figure(browser)
+    if lesson == "09":
+        a_click_steps_the_viewer(browser)
+
+
+def slider_redraws_the_figure(driver) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    box = wait_for(lambda: by_css(driver, ".widget-interact"), what="lesson 08's sliders")[0]
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+    figure = lambda: [i.get_attribute("src") for i in box.find_elements("css selector", "img")]  # noqa: E731
+    before = wait_for(figure, what="the sliders' figure")
+    handle = box.find_elements("css selector", ".noUi-handle")[0]
+    handle.click()
+    for _ in range(5):
+        handle.send_keys(Keys.ARROW_RIGHT)
+    wait_for(lambda: figure() and figure() != before, timeout=30, what="the figure to redraw")
+    shot(driver, "08-slider-moved")
+
+
+def a_click_steps_the_viewer(driver) -> None:
+    from selenium.webdriver.common.by import By
+
+    viewer = wait_for(lambda: by_css(driver, ".react-course-viewer"), what="the trace viewer")[0]
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", viewer)
+    text = lambda: viewer.find_element(By.CSS_SELECTOR, ".widget-html-content").text  # noqa: E731
+    assert "Step 1 of" in text()
+    viewer.find_element(By.XPATH, ".//button[contains(., 'next')]").click()
+    wait_for(lambda: "Step 2 of" in text(), timeout=20, what="the viewer to show step 2")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", viewer)
+    shot(driver, "09-viewer-stepped")
