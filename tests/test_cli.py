@@ -135,3 +135,15 @@ def test_max_seconds_bounds_a_run_on_a_server_that_never_answers(capsys, monkeyp
     assert "the run took over 2 s (a model call was still running)" in out
     assert stub.KEY not in out
     assert seconds < 2 + 10  # the run's limit, not the model's 30 s time-out
+
+
+def test_eval_prints_the_metrics_table_and_resumes_from_its_log(capsys, tmp_path) -> None:
+    from react_course.course.cli import main
+
+    log = tmp_path / "eval.jsonl"
+    assert main(["eval", "--split", "heldout", "--repeats", "1", "--log", str(log)]) == 0
+    out = capsys.readouterr()
+    assert "| success (pass@1) |" in out.out and "15/15" in out.err
+    lines = log.read_text().count("\n")
+    assert main(["eval", "--split", "heldout", "--repeats", "1", "--log", str(log), "--resume"]) == 0
+    assert log.read_text().count("\n") == lines  # nothing ran again
