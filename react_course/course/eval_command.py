@@ -17,7 +17,7 @@ from typing import IO, Any
 CONFIGS = ("default", "asks")
 
 
-def progress_bar(out: IO[str] = sys.stderr, width: int = 30):
+def progress_bar(out: IO[str] | None = None, width: int = 30):
     """A one-line text progress bar, redrawn in place.
 
     >>> import io; buffer = io.StringIO(); bar = progress_bar(buffer, width=10); bar(5, 10)
@@ -25,13 +25,14 @@ def progress_bar(out: IO[str] = sys.stderr, width: int = 30):
     '\\r[#####.....]   5/10'
     """
     def show(done: int, total: int) -> None:
+        stream = out if out is not None else sys.stderr  # looked up late: tests swap sys.stderr
         filled = width * done // total if total else width
         if done != total and filled == width * (done - 1) // max(total, 1):
             return  # redraw only when the bar grows: a log of the output stays short
-        out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done:>3}/{total}")
+        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done:>3}/{total}")
         if done == total:
-            out.write("\n")
-        out.flush()
+            stream.write("\n")
+        stream.flush()
     return show
 
 
