@@ -124,7 +124,7 @@ def test_package_data_is_installed() -> None:
     import react_course
 
     data = Path(react_course.__file__).parent / "data"
-    bundled = {"encyclopedia.json", "prices.json", "shop.json", "support.json"}
+    bundled = {"encyclopedia.json", "eval_tasks.json", "prices.json", "shop.json", "support.json"}
     assert {p.name for p in data.glob("*.json")} == bundled
 
 
