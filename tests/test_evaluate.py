@@ -198,3 +198,37 @@ def test_token_bucket_waits_for_its_rate() -> None:
     for _ in range(4):
         bucket.take()
     assert slept == [0.5, 0.5]
+
+
+def test_runs_in_threads_match_runs_in_order() -> None:
+    tasks = TASKS[:12]
+    alone = run_eval(DEFAULT, tasks, repeats=2)
+    threads = run_eval(DEFAULT, tasks, repeats=2, workers=3)
+    assert [(r.task.id, r.repeat, r.success, r.result.answer) for r in alone] == \
+        [(r.task.id, r.repeat, r.success, r.result.answer) for r in threads]
+
+
+def test_a_rate_limited_call_is_retried_and_a_refused_one_is_not() -> None:
+    from react_course.errors import ModelError
+    from react_course.evaluate import RateLimited
+
+    failures = [ModelError("slow down", status=429)]
+
+    def model(prompt, stop=None):
+        if failures:
+            raise failures.pop()
+        return "Final Answer: fine"
+
+    bucket = TokenBucket(rate=1000.0, burst=10)
+    assert RateLimited(model, bucket, base=0.0)("p") == "Final Answer: fine"
+    failures.append(ModelError("bad key", status=401))
+    with pytest.raises(ModelError):
+        RateLimited(model, bucket, base=0.0)("p")
+
+
+def test_money_per_task_and_per_solved_task_at_a_price() -> None:
+    from react_course.cost import price_of
+
+    found = metrics(run_eval(DEFAULT, TASKS[:8]), price=price_of("gpt-4o-mini"))
+    assert found.money_per_task > 0 and found.money_per_solved >= found.money_per_task
+    assert "| money per solved task |" in table([found])

@@ -238,9 +238,10 @@ def table(results: list[Metrics], latency: bool = False, errors: bool = True) ->
     for label, name, form in rows:
         cells = [form.format(getattr(m, name)) if getattr(m, name) is not None else "-" for m in results]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
-    if any(m.money_per_task is not None for m in results):
-        cells = [f"${m.money_per_task:.5f}" if m.money_per_task is not None else "-" for m in results]
-        lines.append("| money per task | " + " | ".join(cells) + " |")
+    for label, name in (("money per task", "money_per_task"), ("money per solved task", "money_per_solved")):
+        if any(getattr(m, name) is not None for m in results):
+            cells = [f"${getattr(m, name):.5f}" if getattr(m, name) is not None else "-" for m in results]
+            lines.append(f"| {label} | " + " | ".join(cells) + " |")
     if errors:
         for tool in sorted({t for m in results for t in m.tool_errors}):
             cells = [f"{m.tool_errors[tool]:.0%}" if tool in m.tool_errors else "-" for m in results]
