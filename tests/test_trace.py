@@ -48,6 +48,9 @@ def test_native_run_emits_the_same_events() -> None:
     assert len(steps) == len(result.steps) and result.format == "native"
     assert steps[0]["calls"] and isinstance(steps[0]["calls"][0]["arguments"], dict)
     assert steps[0]["usage"]["input"] > 0
+    shown = step_html(result, 0)
+    assert "(native run)" in shown and f"{result.steps[0].calls[0].name}(" in shown
+    assert "Ended:" in step_html(result, len(result.steps) - 1)
 
 
 def test_a_half_written_last_line_is_reported_and_skipped(tmp_path: Path) -> None:

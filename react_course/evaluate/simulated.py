@@ -15,10 +15,11 @@ way real models do:
 - endless_thinking: on an impossible or underspecified task, thinks and never
   acts (decided once per run), until the step limit.
 
-It reacts to what it is shown, as a model does: after an "unknown tool" or a
-parse error it gets the next step right, and a prompt whose example
-trajectory shows a final answer that *asks a question* stops the endless
-thinking (it imitates the example). So guards and prompt fixes change its
+It reacts to what it is shown, as a model does: a call the program refused
+or could not read did not happen, so it tries that call again on the next
+step (with fresh luck), and a prompt whose example trajectory shows a final
+answer that *asks a question* stops the endless thinking (it imitates the
+example). So guards and prompt fixes change its
 numbers. Everything is decided from the seed, the task and the step number,
 never from a clock: a run repeats exactly, and ``repeat`` seeds give the
 run-to-run variation of a real model. What it leaves out: native tool calls
