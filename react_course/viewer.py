@@ -25,6 +25,7 @@ from .record import RunResult, Step, Usage, short
 
 __all__ = ["TraceViewer", "static_html", "step_html"]
 
+_PRE = " style='white-space: pre-wrap'"  # observations keep their line breaks
 _STYLE = ("font-family: sans-serif; font-size: 13px; line-height: 1.4; border: 1px solid #ccc; "
           "padding: 8px; border-radius: 4px")
 
@@ -51,16 +52,18 @@ def step_html(run: RunResult, index: int, price: Any = None) -> str:
              + (", the forced last call" if step.forced else "") + ")"]
     if step.thought:
         parts.append(f"<div><b>Thought:</b> {e(step.thought)}</div>")
+    elif step.text and not step.calls and step.answer is None:  # unreadable: show what it wrote
+        parts.append(f"<div{_PRE}><b>The model wrote:</b> {e(short(step.text, 600))}</div>")
     by_id = {o.call_id: o for o in step.observations}
     for call in step.calls:
         parts.append(f"<div><b>Call:</b> <code>{e(call.name)}({e(_arguments(call.arguments))})</code></div>")
         obs = by_id.get(call.id)
         if obs is not None:
             flag = f" <span style='color:#b00'>[{e(obs.error)}]</span>" if obs.error else ""
-            parts.append(f"<div><b>Observation:</b>{flag} {e(short(obs.text, 600))}</div>")
+            parts.append(f"<div{_PRE}><b>Observation:</b>{flag} {e(short(obs.text, 600))}</div>")
     for obs in step.observations:
         if obs.call_id == "" or obs.call_id not in {c.id for c in step.calls}:
-            parts.append(f"<div><b>Program:</b> <span style='color:#b00'>[{e(obs.error or '')}]</span> "
+            parts.append(f"<div{_PRE}><b>Program:</b> <span style='color:#b00'>[{e(obs.error or '')}]</span> "
                          f"{e(short(obs.text, 300))}</div>")
     if step.answer is not None:
         parts.append(f"<div><b>Final answer:</b> {e(step.answer)}</div>")

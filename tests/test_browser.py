@@ -130,7 +130,13 @@ def by_css(driver, selector: str) -> list:
 def open_lesson(driver, url: str, lesson: str) -> None:
     driver.get(f"{url}/lab/tree/{LESSONS[lesson]}?reset&token={TOKEN}")
     wait_for(lambda: by_css(driver, ".jp-NotebookPanel .jp-Cell"), what=f"lesson {lesson} to open")
-    wait_for(lambda: kernel_state(driver) == "idle", what=f"lesson {lesson}'s kernel to start")
+    wait_for(lambda: kernel_state(driver) == "idle" and "| Idle" in status_bar(driver),
+             what=f"lesson {lesson}'s kernel to start")
+
+
+def status_bar(driver) -> str:
+    bars = by_css(driver, "#jp-main-statusbar")
+    return bars[0].text if bars else ""
 
 
 def kernel_state(driver) -> str:

@@ -123,6 +123,8 @@ def test_the_viewer_steps_through_a_run() -> None:
     assert "Step 1 of 5" in first and "search(Eiffel Tower)" in first and "Ended" not in first
     assert "Ended:</b> final_answer" in last and "237 m taller" in last
     assert "[unknown_tool]" in step_html(result, 1)
+    unreadable = run_react(EIFFEL, ScriptedModel(["Thought: hmm, let me think.", *REPLIES]), default_tools())
+    assert "The model wrote:</b> Thought: hmm, let me think." in step_html(unreadable, 0)
     viewer = TraceViewer(result)
     viewer.forward.click()
     viewer.forward.click()
