@@ -41,6 +41,20 @@ WRONG_NAMES = {"search": "search_web", "lookup": "find_in_page", "calculate": "c
                "today": "current_date"}
 
 
+# What a model that thinks and never acts writes, one step after another: never the same
+# reply twice, so a guard against repeated replies does not end it, only the step limit does.
+PONDERING = ("This is not clear yet. Let me think about what is really being asked first.",
+             "Before I act, I should be sure what the question means.",
+             "There may be more than one reading of this. Let me weigh them.",
+             "I am still not sure which tool would help here.",
+             "Let me think about this from another side.",
+             "Perhaps the answer needs a detail I have not considered yet.",
+             "I should plan the steps before taking any.",
+             "Let me reconsider what the user wants.",
+             "I keep going back and forth on this.",
+             "One more moment of thought before choosing.")
+
+
 @dataclass(frozen=True)
 class Knobs:
     """How often each failure happens: a probability per step (endless_thinking: per run)."""
@@ -101,8 +115,8 @@ class SimulatedModel(_RecordingModel):
         actions = [p for p in done if isinstance(p, Action)]
         made = {(a.tool, a.input) for a in actions}
         todo = [c for c in task.calls if c not in made]
-        if stuck and not must_answer:
-            return "Thought: This is not clear yet. Let me think about what is really being asked first."
+        if stuck and not must_answer:  # a new thought each time, never an action
+            return f"Thought: {PONDERING[(step - 1) % len(PONDERING)]}"
         if must_answer or not todo:
             return self._finish(task, actions, todo, roll, must_answer)
         if actions and roll() < knobs.repeat:
