@@ -27,7 +27,7 @@ SUCCESS_MUTANTS = {
         lambda runs: sum(r["correct"] for r in runs) / len(runs) if runs else 0.0,
     ),
     "every final answer counted": (
-        "and whose answer is correct",
+        "and its answer is correct",
         lambda runs: sum(r["end_reason"] == "final_answer" for r in runs) / len(runs) if runs else 0.0,
     ),
     "divides by zero": ("An empty list gives 0.0", lambda runs: sum(map(_ok, runs)) / len(runs)),

@@ -61,7 +61,7 @@ def _runs(rng: random.Random) -> tuple:
             "mixed endings",
             "the answer key on generated runs",
         ),
-        "and whose answer is correct": ("a wrong final answer", "mixed endings"),
+        "and its answer is correct": ("a wrong final answer", "mixed endings"),
         "An empty list gives 0.0": ("no runs",),
     },
 )
