@@ -55,6 +55,14 @@ def count_tokens(text: str, encoding: str = "o200k_base") -> int:
         if encoding not in ENCODINGS:
             _encoder(encoding)  # the same error as for a non-empty text
         return 0
+    return _count_text(text, encoding)
+
+
+@functools.lru_cache(maxsize=2048)
+def _count_text(text: str, encoding: str) -> int:
+    """``count_tokens`` itself, remembered: a loop counts the same prompts again and again
+    (an evaluation's repeats, a lesson's reruns), and a prompt of many kilobytes costs
+    milliseconds in pure Python each time."""
     encoder, total, start = _encoder(encoding), 0, 0
     for run in _LONG_RUN.finditer(text):
         total += len(encoder(text[start:run.start()])) + _count_long_run(run.group(), encoding)
