@@ -551,11 +551,11 @@ def wheelhouse_command(rest: list) -> int:
 
 
 def parallel_options(rest: list) -> list:
-    """pytest-xdist options for the whole suite: one worker per core, each notebook's cells in one
-    worker (nbval's cells share a kernel), unless the command line already chose (-n 0 for none)."""
-    if any(arg.startswith(("-n", "--numprocesses", "--dist")) for arg in rest):
+    """pytest-xdist's option for the whole suite: one worker per core, unless the command line
+    already chose (-n 0 for none). pyproject.toml keeps each file's tests in one worker."""
+    if any(arg.startswith(("-n", "--numprocesses")) for arg in rest):
         return []
-    return ["-n", "auto", "--dist", "loadscope"]
+    return ["-n", "auto"]
 
 
 def take_flag(rest: list, flag: str) -> bool:
