@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import react_course as rc
 from react_course import run_react
 from react_course.evaluate import (
     ASKS,
@@ -208,22 +209,29 @@ def test_runs_in_threads_match_runs_in_order() -> None:
         [(r.task.id, r.repeat, r.success, r.result.answer) for r in threads]
 
 
-def test_a_rate_limited_call_is_retried_and_a_refused_one_is_not() -> None:
+def test_a_rate_limited_call_is_retried_by_the_run_and_a_refused_one_is_not(monkeypatch) -> None:
+    """One retry path: the bucket only paces the calls; the run's budget retries a 429, not a 401."""
     from react_course.errors import ModelError
     from react_course.evaluate import RateLimited
 
-    failures = [ModelError("slow down", status=429)]
+    monkeypatch.setenv("REACT_COURSE_BACKOFF", "0.01")
+    failures, calls = [ModelError("slow down", status=429)], []
 
     def model(prompt, stop=None):
+        calls.append(prompt)
         if failures:
             raise failures.pop()
         return "Final Answer: fine"
 
     bucket = TokenBucket(rate=1000.0, burst=10)
-    assert RateLimited(model, bucket, base=0.0)("p") == "Final Answer: fine"
-    failures.append(ModelError("bad key", status=401))
     with pytest.raises(ModelError):
-        RateLimited(model, bucket, base=0.0)("p")
+        RateLimited(model, bucket)("p")  # not retried by the wrapper
+    failures.append(ModelError("slow down", status=429))
+    result = rc.run_react("q", RateLimited(model, bucket), rc.default_tools())
+    assert result.end_reason == "final_answer" and [s.error for s in result.steps] == ["model_error", None]
+    failures.append(ModelError("bad key", status=401))
+    result = rc.run_react("q", RateLimited(model, bucket), rc.default_tools())
+    assert result.end_reason == "error" and len(result.steps) == 1
 
 
 def test_money_per_task_and_per_solved_task_at_a_price() -> None:

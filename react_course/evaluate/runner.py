@@ -5,8 +5,8 @@ log (``trace.StepLog``), and can resume: runs whose end is in the log are
 read back, not run again. Against the simulated model it runs in one thread
 (the runs take milliseconds). Against a real model, ``workers`` runs go at
 once under a ``TokenBucket`` (requests per second, with a burst), and a
-rate-limited or failed call is retried with back-off (``RateLimited``), on
-top of the loop's own retries.
+rate-limited or failed call is retried by the run itself, as a step with
+back-off (the one retry path, ``retry.py``).
 
 A ``Config`` is what a change changes: the prompt's example trajectory, the
 step limit, any ``guards.Limits`` field. Keep each configuration's name
@@ -16,7 +16,6 @@ machines, and native tool calling (the evaluation speaks the text format).
 
 from __future__ import annotations
 
-import inspect
 import random
 import threading
 import time
@@ -27,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from ..loop import run_react
+from ..models import takes
 from ..prompts import EXAMPLES
-from ..retry import is_retryable, retry_after
 from ..trace import JsonLines, StepLog, read_log
 from .metrics import EvalRun
 from .score import run_succeeded
@@ -92,12 +91,14 @@ class TokenBucket:
 
 
 class RateLimited:
-    """A model behind a token bucket, retrying retryable failures with jittered back-off."""
+    """A model behind a token bucket: each call waits for a token, so concurrent runs keep to
+    the provider's rate. A failed call is not retried here: the run's budget retries it, as a
+    step, with back-off and the server's Retry-After (``retry.py``, the one retry path)."""
 
-    def __init__(self, model: Any, bucket: TokenBucket, tries: int = 4, base: float = 1.0) -> None:
-        self.inner, self.bucket, self.tries, self.base = model, bucket, tries, base
+    def __init__(self, model: Any, bucket: TokenBucket) -> None:
+        self.inner, self.bucket = model, bucket
         self.model = getattr(model, "model", None)
-        self._timeout = _takes_timeout(model)
+        self._timeout = takes(model, "timeout")
 
     @property
     def last_usage(self) -> Any:
@@ -105,23 +106,8 @@ class RateLimited:
 
     def __call__(self, prompt: str, stop: Any = None, timeout: float | None = None) -> str:
         extra = {"timeout": timeout} if self._timeout and timeout is not None else {}
-        for attempt in range(1, self.tries + 1):
-            self.bucket.take()
-            try:
-                return self.inner(prompt, stop, **extra)
-            except Exception as error:
-                if attempt == self.tries or not is_retryable(error):
-                    raise
-                wait = max(self.base * 2 ** (attempt - 1) * random.uniform(0.5, 1.0), retry_after(error) or 0)
-                time.sleep(wait)
-        raise AssertionError("unreachable")
-
-
-def _takes_timeout(model: Any) -> bool:
-    try:
-        return "timeout" in inspect.signature(model).parameters
-    except (TypeError, ValueError):
-        return False
+        self.bucket.take()
+        return self.inner(prompt, stop, **extra)
 
 
 def simulated(tasks: list[Task], knobs: Any = TYPICAL) -> Callable[[int], SimulatedModel]:
