@@ -4,6 +4,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from react_course import tokens
 from react_course.tokens import ENCODINGS, count_tokens, encode, estimate_tokens, tokenizer_backend
@@ -64,3 +66,14 @@ def test_the_fast_vocabulary_reader_matches_puretiktokens_own():
     from react_course.tokens import _read_ranks
 
     assert _read_ranks("cl100k_base") == load_ranks("cl100k_base")
+
+
+LINE = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(LINE, max_size=8), encoding=st.sampled_from(["o200k_base", "cl100k_base"]))
+def test_counting_line_by_line_is_exact(lines: list[str], encoding: str) -> None:
+    """The count sums over lines (the cache relies on it): the same as counting the text whole."""
+    text = "\n".join(lines)
+    assert count_tokens(text, encoding) == tokens._count_text(text, encoding)
