@@ -147,12 +147,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     from ..demo import WORKED_EXAMPLES, demo_model
     from ..errors import ReactCourseError
     from ..loop import run_react
+    from ..plans import HEIGHTS
     from ..providers import parse_model_spec, real_model
     from ..tools import default_tools
 
     if args.list:
         print("Worked examples the scripted model can answer:")
         print("\n".join(f"  {q}" for q in WORKED_EXAMPLES))
+        print("It also works out, from the bundled data, any shop total (e.g. \"What do 2 pens "
+              "and a ruler cost?\") and how much taller one of these is than another: "
+              + ", ".join(HEIGHTS) + ". Anything else needs a real model (REACT_COURSE_MODEL).")
         return 0
     question = (args.question or "").strip()
     if not question:

@@ -6,8 +6,8 @@ yet; answer when every need is met. Two differences show what native tool
 calling changes:
 
 - Needs that do not depend on each other (two heights, two prices, an order
-  and a policy) are asked for in one turn, as parallel calls, when the
-  request allows parallel calls.
+  and a policy: the plans marked ``parallel``) are asked for in one turn, as
+  parallel calls, when the request allows parallel calls.
 - Over Chat Completions it narrates its thought as visible text beside the
   calls, like a chat model; over Responses the thought is hidden reasoning,
   like a reasoning model (only a summary of it comes back).
@@ -29,7 +29,9 @@ through ``/v1/completions``), it answers in the text format, as the text demo
 model does, so the text lessons run against ``react-course serve-model`` too.
 
 It also knows one question the text demo does not: today's date, from the
-clock tool. What it leaves out: any real understanding, as in ``demo``.
+clock tool (asked as "What is today's date?" or a close wording, not any
+question that mentions a date). What it leaves out: any real understanding,
+as in ``demo``.
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ import re
 from collections.abc import Iterable
 
 from .. import demo as text_demo
-from ..demo import WORKED_EXAMPLES, Move, Need, Plan, plan_for
+from ..demo import OFFLINE, WORKED_EXAMPLES, plan_for
+from ..plans import Move, Need, Plan, normalise
 from ..prompts import read_prompt
 from ..record import ToolCall
 from .models import Call, ChatRequest, ChatTurn, ReactiveChatModel
@@ -47,17 +50,16 @@ from .wire import fill
 
 DATE_QUESTION = "What is today's date?"
 TODAY_MOVE = Move("I need today's date; the clock tool knows it.", "today", "")
-TODAY = Plan(r"\btoday\b|\bdate\b", (Need(r"^Today is", (TODAY_MOVE,)),), "", DATE_QUESTION)
+TODAY = Plan(r"what is today's date|what's today's date|what is the date today|what date is it today",
+             (Need(r"^Today is", (TODAY_MOVE,)),), "", DATE_QUESTION)
 
-# The plans whose first needs are independent of each other (by their example's start).
-PARALLEL = ("How much taller", "What do 3 notebooks", "Order 88213")
 # The parameter each course tool takes, for a tool declared without a schema.
 PARAMETERS = {"search": "query", "lookup": "term", "calculate": "expression", "price": "item",
               "get_order": "order_id", "get_policy": "topic"}
 FINAL_TOOLS = re.compile(r"^(final_answer|final_result\w*)$")  # smolagents', pydantic-ai's
 
-NO_PLAN = ("I am the course's scripted model and can only answer its worked examples offline: "
-           + " | ".join((*WORKED_EXAMPLES, DATE_QUESTION)) + " Set REACT_COURSE_MODEL to use a real model.")
+NO_PLAN = (OFFLINE + " | ".join((*WORKED_EXAMPLES, DATE_QUESTION))
+           + " Set REACT_COURSE_MODEL to use a real model.")
 GAVE_UP = "I could not work this out from the tools' results."
 NO_DATE = "I could not find out today's date."
 
@@ -67,7 +69,7 @@ def respond(request: ChatRequest) -> ChatTurn | str:
     if not request.tools and is_text_react(request):
         return text_demo.respond(read_prompt(request.question))
     question = request.question
-    plan = plan_for(question) or (TODAY if re.search(TODAY.question, question, re.IGNORECASE) else None)
+    plan = plan_for(question) or (TODAY if re.fullmatch(TODAY.question, normalise(question)) else None)
     if plan is None:
         return _finish(request, "I have no plan for this question.", NO_PLAN)
     moves = _next_moves(plan, request)
@@ -107,7 +109,7 @@ def _latest(request: ChatRequest, plan: Plan) -> str:
 def _next_moves(plan: Plan, request: ChatRequest) -> list[Move]:
     """An untried move for the first unmet need; in parallel, for each independent one too."""
     tried = {(c.name, _input(c)) for c in request.previous_calls}
-    parallel = request.parallel_tool_calls and plan.example.startswith(PARALLEL)
+    parallel = request.parallel_tool_calls and plan.parallel
     moves: list[Move] = []
     for need in (n for n in plan.needs if not _met(n, request)):
         move = next((m for m in need.moves if (m.tool, m.input) not in tried), None)
