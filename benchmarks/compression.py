@@ -7,8 +7,9 @@ One run per task and setting, on the bundled long tasks (``react_course.lessons.
 10, 12 and 15 orders, 12 to 17 model calls each) with their scripted models, so
 every figure is exact and repeatable. Input tokens are counted with
 ``count_tokens`` on every prompt the model was sent; the summariser's own tokens
-are counted apart and added. "Cacheable" is the start of each prompt that
-repeats the previous prompt (the most a prompt cache could serve). Money uses
+are counted apart and added. "Cached" is what a prompt cache serves of the start
+of each prompt that repeats the previous prompt: nothing for a prompt under 1,024
+tokens, else whole 128-token blocks (``cost.cache_served``, OpenAI's rule). Money uses
 the bundled dated prices: the agent on gpt-4o, the summariser on gpt-4o-mini.
 Token-counting speed is measured on the course's own source code.
 """
@@ -23,7 +24,7 @@ from pathlib import Path
 
 import react_course as rc
 from react_course.context import Compressor, ExtractiveSummariser
-from react_course.cost import cost, prices, shared_prefix_tokens
+from react_course.cost import cache_served, cost, prices, shared_prefix_tokens
 from react_course.lessons.long_tasks import TASKS, solved, task_model, task_tools
 from react_course.record import Usage
 from react_course.routing import Router
@@ -38,14 +39,14 @@ SETTINGS = {
 
 
 def measure(task, history=None, model=None) -> dict:
-    """One run: its prompts' tokens, what a cache could serve, the summariser's tokens, success."""
+    """One run: its prompts' tokens, what a cache serves, the summariser's tokens, success."""
     model = model or task_model(task)
     run = rc.run_react(task.question, model, task_tools(), max_steps=20, history=history)
     prompts = [call.prompt for call in model.calls]
     usages, previous = [], ""
     for prompt, step in zip(prompts, run.steps, strict=False):
         usages.append(Usage(count_tokens(prompt), count_tokens(step.text),
-                            shared_prefix_tokens(previous, prompt)))
+                            cache_served(shared_prefix_tokens(previous, prompt))))
         previous = prompt
     summariser = history.usage if history is not None else Usage()
     return {"calls": run.model_calls, "solved": solved(task, run), "agent": sum(usages, Usage()),
@@ -76,7 +77,7 @@ def _totals(results: list[dict]) -> dict:
     agent = sum((r["agent"] for r in results), Usage())
     summariser = sum((r["summariser"] for r in results), Usage())
     return {"calls": sum(r["calls"] for r in results), "solved": sum(r["solved"] for r in results),
-            "tasks": len(results), "agent_input": agent.input, "cacheable": agent.cached_input,
+            "tasks": len(results), "agent_input": agent.input, "cached": agent.cached_input,
             "summariser_input": summariser.input, "summariser_output": summariser.output,
             "input_with_summariser": agent.input + summariser.input,
             "dollars": str(money(agent, summariser, cached=False)),

@@ -17,9 +17,15 @@ Cached input is *part of* input (billed at the cached price instead of the
 full one, never twice); a reasoning model's hidden reasoning is *part of*
 output and billed as output.
 
+Prompt caching follows OpenAI's published rule (prompt-caching guide, read
+2025-06-01): no prompt under ``CACHE_MINIMUM`` (1,024) tokens is cached at
+all, and a longer one is served in blocks of ``CACHE_BLOCK`` (128) tokens, so
+the cached part is the shared prefix rounded down to a whole block
+(``cache_served``). Other providers use other minimums; pass yours.
+
 What it leaves out: per-request fees, batch and flex discounts, long-context
-surcharges, the cache's minimum prefix length and expiry (``cache_hit_rate``
-stands for all of that), and currencies other than US dollars.
+surcharges, the cache's expiry and the routing that can miss it
+(``cache_hit_rate`` stands for those), and currencies other than US dollars.
 """
 
 from __future__ import annotations
@@ -34,6 +40,8 @@ from .tokens import count_tokens
 from .tools.data import load_json
 
 PER_MILLION = Decimal(1_000_000)
+CACHE_MINIMUM = 1_024  # tokens: a shorter prompt is never read from the cache
+CACHE_BLOCK = 128  # tokens: the cache serves whole blocks of the shared prefix
 
 
 @dataclass(frozen=True)
@@ -93,6 +101,17 @@ def cost(usage: Any, price: Price | None) -> Decimal | None:
     return sum((tokens * rate for tokens, rate in parts if tokens), Decimal(0)) / PER_MILLION
 
 
+def cache_served(shared: int, minimum: int = CACHE_MINIMUM, block: int = CACHE_BLOCK) -> int:
+    """Tokens a prompt cache serves when ``shared`` tokens repeat the previous prompt.
+
+    Nothing below the minimum; above it, whole blocks only.
+
+    >>> cache_served(1_023), cache_served(1_024), cache_served(1_897), cache_served(1_897, 0, 1)
+    (0, 1024, 1792, 1897)
+    """
+    return 0 if shared < minimum else shared // block * block
+
+
 def money(amount: Decimal | None, places: int = 4) -> str:
     """A dollar amount for people; 'unknown' for None.
 
@@ -139,21 +158,26 @@ def total_input_tokens(n: int, prompt: int, per_step: int) -> int:
 
 
 def run_usages(n: int, prompt: int, per_step: int, *, output: int = 0, reasoning: int = 0,
-               cache_hit_rate: float | Decimal = 0) -> list[Usage]:
+               cache_hit_rate: float | Decimal = 0, cache_minimum: int = CACHE_MINIMUM,
+               cache_block: int = CACHE_BLOCK) -> list[Usage]:
     """The Usage of each of ``n`` calls of a run whose history only grows.
 
     Call k's prompt begins with call k-1's whole prompt, so that much of it may
-    be read from the provider's cache; ``cache_hit_rate`` is the fraction that
-    is. ``output`` counts the visible reply, ``reasoning`` the hidden tokens on
-    top of it (both billed as output).
+    be read from the provider's cache: what ``cache_served`` allows of it, on the
+    fraction ``cache_hit_rate`` of calls that find the cache warm (as an average).
+    ``output`` counts the visible reply, ``reasoning`` the hidden tokens on top of
+    it (both billed as output).
 
-    >>> run_usages(2, prompt=300, per_step=100, output=40, cache_hit_rate=1)[1]
-    Usage(input=400, output=40, cached_input=300, reasoning=0)
+    >>> run_usages(2, prompt=300, per_step=100, output=40, cache_hit_rate=1)[1]  # under 1,024
+    Usage(input=400, output=40, cached_input=0, reasoning=0)
+    >>> run_usages(2, prompt=1_100, per_step=100, cache_hit_rate=1)[1]  # 1,100 shared: 8 blocks
+    Usage(input=1200, output=0, cached_input=1024, reasoning=0)
     """
     rate = Decimal(str(cache_hit_rate))
     calls = []
     for k in range(1, n + 1):
-        cached = int(rate * input_tokens(k - 1, prompt, per_step)) if k > 1 else 0
+        shared = input_tokens(k - 1, prompt, per_step) if k > 1 else 0
+        cached = int(rate * cache_served(shared, cache_minimum, cache_block))
         calls.append(Usage(input_tokens(k, prompt, per_step), output + reasoning, cached, reasoning))
     return calls
 
@@ -162,8 +186,8 @@ def shared_prefix_tokens(previous: str, prompt: str, encoding: str = "o200k_base
     """Tokens at the start of ``prompt`` that repeat ``previous``: what a prompt cache can serve.
 
     Counted up to the last line break both share, so that the count ends on a
-    token boundary. A provider caches in blocks and only past a minimum
-    length; this is the most it could serve.
+    token boundary. This is the most a cache could serve; ``cache_served`` says
+    how much of it a provider does (nothing under its minimum, then whole blocks).
 
     >>> shared_prefix_tokens("Question: q\\nThought: a", "Question: q\\nThought: b")
     4
@@ -179,18 +203,21 @@ def shared_prefix_tokens(previous: str, prompt: str, encoding: str = "o200k_base
 
 def compressed_run_usages(n: int, prompt: int, per_step: int, *, threshold: int, keep_last: int,
                           note: int, output: int = 0, cache_hit_rate: float | Decimal = 0,
-                          template: int = 100) -> tuple[list[Usage], Usage]:
+                          template: int = 100, cache_minimum: int = CACHE_MINIMUM,
+                          cache_block: int = CACHE_BLOCK) -> tuple[list[Usage], Usage]:
     """The calls of a run compressed as ``context.Compressor`` does, and the summaries' cost.
 
     Past ``threshold`` tokens of verbatim steps, every step but the last ``keep_last``
     becomes a note of ``note`` tokens, appended to the earlier notes. A cache
     can serve the previous prompt while nothing was folded, and only the fixed
-    prompt and the old notes on the call right after a fold. Returns the
-    agent's Usage per call and the summariser's total (``template`` tokens of
-    instructions per summary, the folded steps in, their notes out).
+    prompt and the old notes on the call right after a fold, each as
+    ``cache_served`` allows. Returns the agent's Usage per call and the
+    summariser's total (``template`` tokens of instructions per summary, the
+    folded steps in, their notes out). Below, the cache's minimum and blocks are
+    switched off (0 and 1) to show the folding alone:
 
     >>> calls, summaries = compressed_run_usages(6, 300, 100, threshold=250, keep_last=1, note=20,
-    ...                                          cache_hit_rate=1)
+    ...                                          cache_hit_rate=1, cache_minimum=0, cache_block=1)
     >>> [u.input for u in calls], [u.cached_input for u in calls]
     ([300, 400, 500, 440, 540, 480], [0, 300, 400, 300, 440, 340])
     >>> summaries
@@ -205,6 +232,7 @@ def compressed_run_usages(n: int, prompt: int, per_step: int, *, threshold: int,
             summaries += Usage(template + folded * per_step, folded * note)
             cacheable, notes, live = prompt + notes, notes + folded * note, keep_last
         previous = prompt + notes + live * per_step
-        calls.append(Usage(previous, output, int(rate * cacheable)))
+        calls.append(Usage(previous, output,
+                           int(rate * cache_served(cacheable, cache_minimum, cache_block))))
         live += 1
     return calls, summaries

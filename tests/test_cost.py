@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 import react_course as rc
 from react_course.cost import (
     Price,
+    cache_served,
     compressed_run_usages,
     cost,
     input_tokens,
@@ -71,10 +72,20 @@ def test_an_unknown_price_gives_an_unknown_cost():
 
 
 def test_cached_tokens_of_each_call_are_the_previous_prompt():
-    calls = run_usages(4, prompt=300, per_step=100, output=50, reasoning=20, cache_hit_rate=0.5)
+    calls = run_usages(4, prompt=300, per_step=100, output=50, reasoning=20, cache_hit_rate=0.5,
+                       cache_minimum=0, cache_block=1)
     assert [u.input for u in calls] == [300, 400, 500, 600]
     assert [u.cached_input for u in calls] == [0, 150, 200, 250]
     assert all(u.output == 70 and u.reasoning == 20 for u in calls)
+
+
+def test_the_cache_serves_nothing_under_its_minimum_then_whole_blocks():
+    assert [cache_served(n) for n in (0, 1_023, 1_024, 1_151, 1_152, 5_000)] == [
+        0, 0, 1_024, 1_024, 1_152, 4_992]
+    calls = run_usages(6, prompt=900, per_step=100, cache_hit_rate=1)
+    assert [u.cached_input for u in calls] == [0, 0, 0, 1_024, 1_152, 1_280]  # shared: 900, 1,000, ...
+    short = run_usages(5, prompt=300, per_step=100, cache_hit_rate=1)
+    assert all(u.cached_input == 0 for u in short)  # every prompt under 1,024 tokens
 
 
 def locate(item: str) -> str:
