@@ -11,6 +11,8 @@ in the wrong shape) into one of the library's exceptions:
   ``ModelError(retryable=True)``; but a 5xx that is the server's validation
   of the request (pydantic's "Input should be a valid string") will fail
   again, and is not retryable;
+- a 429 whose code is ``insufficient_quota`` (out of credit, not too fast) ->
+  ``ModelError(retryable=False)``, saying that waiting will not help;
 - a server that does not speak the protocol (an HTML page, malformed JSON)
   -> ``ModelError`` with a plain message.
 
@@ -27,6 +29,7 @@ import os
 import re
 
 from .errors import ContextWindowFull, ModelConfigError, ModelError
+from .retry import final_code
 
 _SECRETS: set[str] = set()
 _MIN_SECRET = 8  # shorter "keys" (such as "ollama") are placeholders, not secrets
@@ -94,7 +97,7 @@ def explain(error: BaseException, url: str, *, model: str = "", max_tokens: int 
         kind = type(error) if type(error) in (ModelError, ModelConfigError, ContextWindowFull) \
             else ModelConfigError if isinstance(error, ModelConfigError) else ModelError
         again = kind(redact(error), status=error.status, retryable=error.retryable,
-                     retry_after=error.retry_after)
+                     retry_after=error.retry_after, code=error.code)
         return tagged(again, error.cause)
     import openai  # only real models get here
 
@@ -110,6 +113,12 @@ def explain(error: BaseException, url: str, *, model: str = "", max_tokens: int 
                                  "running and the URL's host, port and /v1 ending.",
                                  retryable=True), "connection")
     if isinstance(error, openai.APIStatusError):
+        if error.status_code == 429 and final_code(error):
+            return tagged(ModelError(
+                f"{url} refused the call: this key's account has no quota left (429 "
+                f"{final_code(error)}: {excerpt(error, 160)}). Waiting will not help: add credit or "
+                "raise the spending limit in the provider's billing settings, or use another key.",
+                status=429, retryable=False, code=final_code(error)), "status")
         refusal = _refusal(error.status_code, excerpt(error, 160), url, model, max_tokens, endpoint)
         return tagged(refusal, "status")
     if isinstance(error, ValueError | openai.APIResponseValidationError):

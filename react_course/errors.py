@@ -26,18 +26,21 @@ class ModelError(ReactCourseError):
     """A model call failed: an API error, a time-out, a reply in the wrong shape.
 
     It carries the HTTP ``status`` (None without one), whether asking again may help
-    (``retryable``), the seconds a server asked to wait (``retry_after``, text as sent)
-    and a ``cause`` for advice: timeout, connection, protocol, empty, budget, status or other.
+    (``retryable``), the seconds a server asked to wait (``retry_after``, text as sent),
+    a ``cause`` for advice: timeout, connection, protocol, empty, budget, status or other,
+    and the provider's error ``code`` when it sent one (``"insufficient_quota"``: out of credit).
     """
 
     retryable = True
 
     def __init__(self, message: str, *, status: int | None = None, retryable: bool | None = None,
-                 retry_after: str | float | None = None, cause: str = "other") -> None:
+                 retry_after: str | float | None = None, cause: str = "other",
+                 code: str | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.retry_after = retry_after
         self.cause = cause
+        self.code = code
         if retryable is not None:
             self.retryable = retryable
 

@@ -61,7 +61,8 @@ class Budget:
         self.failures_in_a_row = 0
         self.fatal = False
         self.successful_calls = 0
-        self.refused = 0
+        self.refused = 0  # calls refused: exact repeats, and calls to a tool that kept failing
+        self.refused_tools: dict[str, int] = {}  # the second kind, by tool
         self.first_call: dict[tuple[str, str], int] = {}
         # lesson 05: no progress, error spirals, back-off; lesson 06: what this run has seen
         self.watch = RepeatWatch()
@@ -159,8 +160,7 @@ class Budget:
         """After a step is recorded: too many failures in a row, or refused repeats, end the run."""
         self.check_failures(last_observation)
         if self.refused > self.limits.max_repeats:
-            raise LimitReached("repeating", f"the model repeated a call {self.refused} times "
-                                            "after being told not to")
+            raise LimitReached("repeating", self.refusals())
         self.watch.check()
 
     # tool calls --------------------------------------------------------------------------
@@ -203,8 +203,17 @@ class Budget:
         if failed < self.limits.max_tool_errors:
             return None
         self.refused += 1  # calling it again after being told not to counts like a repeat
+        self.refused_tools[call.name] = self.refused_tools.get(call.name, 0) + 1
         return (f"{call.name} has failed {failed} times in this run and is not called again. "
                 "Use another tool, give your Final Answer from what you have, or hand over.")
+
+    def refusals(self) -> str:
+        """What the refused calls were, in words: exact repeats, or a failing tool called again."""
+        repeats = self.refused - sum(self.refused_tools.values())
+        said = [f"the model repeated a call {_times(repeats)} after being told not to"] if repeats else []
+        said += [f"{tool} failed {_times(self.tool_errors[tool])} and was refused, and the model called "
+                 f"it again {_times(n)}" for tool, n in self.refused_tools.items()]
+        return "; ".join(said)
 
     def note_observation(self, call: ToolCall, observation: Observation) -> str | None:
         """After a call: count a failure, remember the text, and watch for no progress.
@@ -217,6 +226,11 @@ class Budget:
         arguments = call.arguments
         text = arguments if isinstance(arguments, str) else repr(sorted(arguments.items()))
         return self.watch.see(call.name, text, observation.text)
+
+
+def _times(n: int) -> str:
+    """'once' for 1, else 'N times'."""
+    return "once" if n == 1 else f"{n} times"
 
 
 def repeat_key(tool: str, arguments: str | dict) -> tuple[str, str]:

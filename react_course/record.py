@@ -255,9 +255,24 @@ class RunResult:
                 f"answer={self.answer!r})")
 
 
+# How the program's own notes to the model begin (the no-progress nudge): they are the
+# program's words, not a tool's result, so a hand-over summary leaves them out.
+PROGRAM_NOTE = "Note from the program: "
+
+
+def tool_result(text: str) -> str:
+    """An observation without the notes the program appended to it for the model.
+
+    >>> tool_result("No flights.\\nNote from the program: you called search again.")
+    'No flights.'
+    """
+    return text.split("\n" + PROGRAM_NOTE, 1)[0]
+
+
 def handover_summary(question: str, steps: list[Step], detail: str, open_items: tuple[str, ...] = ()) -> str:
-    """What a person taking over needs: why it stopped, what was done, what is open."""
-    done = [f"{call.name}[{short(_arguments_text(call.arguments), 60)}] -> {short(obs.text, 100)}"
+    """What a person taking over needs: why it stopped, what the tools found, what is open."""
+    done = [f"{call.name}[{short(_arguments_text(call.arguments), 60)}] -> "
+            f"{short(tool_result(obs.text), 100)}"
             for s in steps for call, obs in zip(s.calls, s.observations, strict=False)
             if obs.error is None and obs.text]
     tried = "; ".join(done) if done else "no tool call succeeded"

@@ -2,10 +2,12 @@
 
 A model call can fail for reasons that pass (a time-out, HTTP 429 "slow
 down", a 5xx server error) and for reasons that do not (400 bad request, 401
-bad key, 404 no such model). The first kind is retried with exponential
-back-off and jitter, honouring the server's ``Retry-After``; the second is
-not retried at all. Every wait must fit in what is left of the run's time:
-a back-off that outlives the run's budget ends the run instead, saying why.
+bad key, 404 no such model, and a 429 whose code is ``insufficient_quota``:
+the account is out of credit or at its spending limit, which no wait clears).
+The first kind is retried with exponential back-off and jitter, honouring
+the server's ``Retry-After``; the second is not retried at all. Every wait
+must fit in what is left of the run's time: a back-off that outlives the
+run's budget ends the run instead, saying why.
 
 The model is *not* told about a failed call. It never saw the request fail:
 the next attempt sends the same prompt, and a note about a 503 would only
@@ -32,6 +34,9 @@ from .record import Usage
 
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
 NEVER_RETRY = frozenset({400, 401, 403, 404, 422})
+# Error codes that no second try fixes, whatever the status: OpenAI answers 429 both for
+# "too many requests" (passes) and for "insufficient_quota" (out of credit: it does not).
+NEVER_RETRY_CODES = frozenset({"insufficient_quota"})
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,26 @@ def status_of(error: BaseException) -> int | None:
     return None
 
 
+def final_code(error: BaseException) -> str | None:
+    """The error code that rules out a retry, from the error's fields, its body or its text.
+
+    The SDK sets ``code`` and ``type`` from the error body; a plain client may only
+    have the body's text in its message.
+
+    >>> final_code(ModelError("HTTP 429: You exceeded your current quota", status=429,
+    ...                       code="insufficient_quota"))
+    'insufficient_quota'
+    >>> final_code(ModelError("HTTP 429: rate limit reached", status=429)) is None
+    True
+    """
+    body = getattr(error, "body", None)
+    inner = body.get("error", body) if isinstance(body, dict) else {}
+    inner = inner if isinstance(inner, dict) else {}
+    said = [getattr(error, "code", None), getattr(error, "type", None), inner.get("code"), inner.get("type")]
+    found = [c for c in said if isinstance(c, str) and c in NEVER_RETRY_CODES]
+    return found[0] if found else next((c for c in NEVER_RETRY_CODES if c in str(error)), None)
+
+
 def is_retryable(error: BaseException) -> bool:
     """Can asking again help?
 
@@ -89,9 +114,13 @@ def is_retryable(error: BaseException) -> bool:
     (True, False)
     >>> is_retryable(TimeoutError("slow")), is_retryable(ModelError("full", status=500, retryable=False))
     (True, False)
+    >>> is_retryable(ModelError("out of credit", status=429, code="insufficient_quota"))
+    False
     """
     if isinstance(error, ModelConfigError) or (isinstance(error, ModelError) and not error.retryable):
         return False  # the library already knows: a full context window, a refused request's shape
+    if final_code(error):
+        return False  # a quota 429: the account is out of credit, which no wait clears
     status = status_of(error)
     if status is not None:
         return status in RETRY_STATUSES or (status >= 500 and status not in NEVER_RETRY)
@@ -123,7 +152,10 @@ def plan_wait(error: BaseException, attempt: int, remaining: float | None,
     'not retried: status 401 will not change on a second try'
     """
     if not is_retryable(error):
-        status = status_of(error)
+        status, code = status_of(error), final_code(error)
+        if code:
+            return (f"not retried: {status or 'the error'} {code} means the account is out of credit or "
+                    "at its spending limit, which no wait clears")
         what = f"status {status}" if status else type(error).__name__
         return f"not retried: {what} will not change on a second try"
     wait = max(backoff.delay(attempt, rng), retry_after(error) or 0.0)

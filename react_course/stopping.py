@@ -24,6 +24,7 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from .errors import LimitReached
+from .record import PROGRAM_NOTE
 
 # end reason -> (who decides, what happens next)
 ENDINGS: dict[str, tuple[str, str]] = {
@@ -180,7 +181,7 @@ def nudge_text(kind: str, history: Sequence[Call]) -> str:
     else:
         what = (f"you called {last.tool} again with nearly the same input ({last.input!r}) "
                 "and got the same result")
-    return (f"Note from the program: {what}. Try a different tool or input, give your "
+    return (f"{PROGRAM_NOTE}{what}. Try a different tool or input, give your "
             "Final Answer from what you have, or hand over to a person.")
 
 

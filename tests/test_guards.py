@@ -223,3 +223,34 @@ def test_ask_user_answers_or_hands_over() -> None:
     model = rc.ScriptedModel(["Thought: t\nAction: ask_user\nAction Input: Which order?"])
     result = rc.run_react("Refund my order", model, people_tools(), max_steps=4)
     assert result.end_reason == "hand_over" and "Which order?" in result.detail
+
+
+def test_a_failing_tool_called_again_is_named_not_called_a_repeat() -> None:
+    def get_fx_rate(code: str) -> str:
+        """Return what one Indian rupee is worth in another currency. Example input: EUR"""
+        raise ConnectionError("the rates service is down")
+
+    codes = iter(["EUR", "eur", "Euro", "EURO", "€", "EUR."])  # every input differs
+    model = rc.ReactiveModel(respond=lambda pad: f"Thought: again\nAction: get_fx_rate\n"
+                                                 f"Action Input: {next(codes)}")
+    result = rc.run_react("What is 100 INR in euros?", model, [get_fx_rate], max_steps=6,
+                          max_tool_errors=2)
+    assert result.end_reason == "repeating"
+    assert result.detail == ("get_fx_rate failed 2 times and was refused, and the model called it "
+                             "again 3 times")
+    assert "repeated a call" not in result.detail
+
+
+def test_the_hand_over_summary_keeps_the_programs_nudge_out_of_done_so_far() -> None:
+    def search_flights(query: str) -> str:
+        """Search flights between two cities on a date. Example input: Delhi Paris 3 May"""
+        return "No direct flights from Delhi to Paris on that date."
+
+    model = rc.ReactiveModel(respond=lambda pad: "Thought: next day\nAction: search_flights\n"
+                                                 f"Action Input: Delhi Paris {len(pad.steps) + 3} May")
+    result = rc.run_react("Find a direct flight from Delhi to Paris in early May.", model,
+                          [search_flights], max_steps=12)
+    assert result.end_reason == "repeating"
+    assert "Note from the program" in result.steps[1].observation  # the model was nudged
+    assert "Note from the program" not in result.answer
+    assert result.answer.count("-> No direct flights from Delhi to Paris on that date.") == 3

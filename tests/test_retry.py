@@ -238,3 +238,48 @@ def test_run_time_outs_stay_within_the_run_budget(quick_backoff) -> None:
                               max_seconds=0.5, max_model_errors=5)
     # the run's clock (0.5 s), not the client's 5 s time-out, bounded the call in flight
     assert result.end_reason == "time_limit" and "still running" in result.detail
+
+
+QUOTA_BODY = {"message": "You exceeded your current quota, please check your plan and billing details.",
+              "type": "insufficient_quota", "param": None, "code": "insufficient_quota"}
+
+
+def test_a_quota_429_is_never_retried_a_rate_limit_429_is() -> None:
+    quota = ModelError("HTTP 429: out of quota", status=429, code="insufficient_quota")
+    assert not is_retryable(quota) and is_retryable(ModelError("HTTP 429: slow down", status=429))
+    assert not is_retryable(ModelError("HTTP 429: {'code': 'insufficient_quota'}", status=429))
+    said = plan_wait(quota, 1, 60, Backoff(), random.Random(0))
+    assert said.startswith("not retried: 429 insufficient_quota") and "no wait clears" in said
+    budget = FakeBudget(seconds=60)
+    with pytest.raises(LimitReached) as ended:
+        call_with_retries(failing(quota), budget, rng=random.Random(0), sleep=budget.sleep)
+    assert ended.value.end_reason == "error" and budget.failures == 1 and budget.now == 0
+
+
+def test_the_sdks_quota_error_is_explained_and_not_retried() -> None:
+    import httpx2  # what openai 3.x is built on (not httpx)
+    import openai
+
+    from react_course.api_errors import explain
+
+    request = httpx2.Request("POST", "http://127.0.0.1:9/v1/chat/completions")
+    response = httpx2.Response(429, request=request, json={"error": QUOTA_BODY})
+    sdk_error = openai.RateLimitError("Error code: 429", response=response, body=QUOTA_BODY)
+    assert not is_retryable(sdk_error)
+    error = explain(sdk_error, "http://127.0.0.1:9/v1")
+    assert not is_retryable(error) and error.code == "insufficient_quota" and error.status == 429
+    assert "Waiting will not help" in str(error) and "billing" in str(error)
+    assert not is_retryable(explain(error, "http://127.0.0.1:9/v1"))  # explained twice: still final
+
+
+def test_a_run_stops_at_the_first_quota_429() -> None:
+    import react_course as rc
+
+    calls = []
+
+    def out_of_credit(prompt, stop=None):
+        calls.append(prompt)
+        raise ModelError("HTTP 429: You exceeded your current quota", status=429, code="insufficient_quota")
+
+    result = rc.run_react("What does a pen cost?", out_of_credit, rc.shop_tools(), max_model_errors=3)
+    assert result.end_reason == "error" and len(calls) == 1 and "cannot help" in result.detail
