@@ -51,14 +51,15 @@ PLANS: tuple[Plan, ...] = (
         (
             _need(r"held in Paris", ("I need the city that hosted the 2024 Summer Olympics.",
                                      "search", "2024 Summer Olympics")),
-            _need(r"12\.2 million", ("The 2024 Games were held in Paris. Now I need the population "
-                                     "of Paris.", "search", "Paris")),
-            _need(r"^1830000$", ("About 12.2 million people live in the Paris metropolitan area. "
-                                 "15% of that is 0.15 times 12200000.",
-                                 "calculate", "0.15 * 12200000")),
+            _need(r"2\.1 million", ("The 2024 Games were held in Paris. Now I need the population "
+                                    "of Paris.", "search", "Paris")),
+            _need(r"^315000$", ("The question asks about the city: Paris proper has about 2.1 million "
+                                "inhabitants (about 12.2 million live in its metropolitan area). 15% of "
+                                "the city is 0.15 times 2100000.", "calculate", "0.15 * 2100000")),
         ),
-        "About 1,830,000: 15% of the roughly 12.2 million people of the Paris metropolitan area "
-        "(Paris hosted the 2024 Summer Olympics).",
+        "About 315,000: 15% of the roughly 2.1 million inhabitants of the city of Paris, which hosted "
+        "the 2024 Summer Olympics (counting its whole metropolitan area, about 12.2 million people, "
+        "it would be 1,830,000).",
     ),
     worded(
         "How tall is the tower in Paris that opened in 1889?",

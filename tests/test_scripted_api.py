@@ -101,7 +101,7 @@ def test_the_demo_solves_a_worked_example_with_parallel_calls(demo_url):
 
 @pytest.mark.parametrize("question, needle, calls", [
     (DATE_QUESTION, "Friday, 26 July 2024", 1),
-    (OLYMPICS, "1,830,000", 3),
+    (OLYMPICS, "About 315,000", 3),
     ("Order 88213 cost 480 plus a 25 delivery fee and arrived 62 minutes late. "
      "What should the customer be refunded in total?", "25 INR", 1),
 ])
