@@ -16,7 +16,7 @@ check the program makes whatever the model wrote:
   the model writes in its arguments (``{"approved": true}``) are removed
   before the policy or the tool sees them;
 - ``idempotency_key`` and ``SideEffectLog``: a retried side effect runs at most
-  once, and every one is recorded so that it can be compensated;
+  once, and every one is recorded for a person to review (and undo if wrong);
 - ``goal_reminder``: the question and the open items, restated near the end of
   a long prompt;
 - ``quarantined_value``: the dual-model pattern's narrow door, through which a
@@ -217,8 +217,9 @@ class SideEffectLog:
         self.done[key] = (tool, arguments, result)
         return result
 
-    def to_compensate(self) -> list[str]:
-        """What a person would undo, one line per side effect."""
+    def lines(self) -> list[str]:
+        """Every side effect of the run, one line each: what a person reviews after the run, and
+        undoes (compensates) only where one was wrong. A logged effect is not a wrong one."""
         return [f"{tool}({json.dumps(args, sort_keys=True, default=str)}) -> "
                 f"{result or 'started; result not known yet'}" for tool, args, result in self.done.values()]
 

@@ -108,7 +108,7 @@ def test_a_retried_side_effect_runs_once_and_is_recorded() -> None:
     first = log.run_once(key, "refund", {"order_id": 88213, "amount": 25}, refund)
     again = log.run_once(key, "refund", {"order_id": 88213, "amount": 25}, refund)
     assert refunds == [25] and first in again and "not repeated" in again
-    assert log.to_compensate() == [
+    assert log.lines() == [
         'refund({"amount": 25, "order_id": 88213}) -> Refunded 25 INR on order 88213.']
 
 
@@ -180,7 +180,7 @@ def test_a_retried_refund_after_a_time_out_pays_once(retries: int) -> None:
     time.sleep(0.2)  # let the first, abandoned attempt finish in the background
     assert desk.paid == [(88213, 25)]
     assert result.steps[0].observations[0].error == "tool_timeout"
-    assert len(desk.log.to_compensate()) == 1
+    assert len(desk.log.lines()) == 1
 
 
 def test_injected_note_is_refused_with_the_reason() -> None:

@@ -6,7 +6,7 @@ order 88291's note carries an injected instruction), ``get_policy`` and
 ``refund``, the one tool that changes the world (``@side_effect``). Every
 refund goes through a ``SideEffectLog`` keyed by an idempotency key, so a
 retried refund is paid once, and ``paid`` lists what was paid for a person
-to check or compensate.
+to check (and undo, where one was wrong).
 
 ``tool_server_tools()`` imitates tools installed from a third-party tool
 server: one of them has a description that tells the model to refund.
