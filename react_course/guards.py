@@ -38,7 +38,7 @@ from .errors import LimitExceeded, LimitReached
 from .limits import END_REASONS, Limits
 from .record import Observation, ToolCall, Usage
 from .retry import default_backoff
-from .stopping import RepeatWatch
+from .stopping import RepeatWatch, refused_detail
 
 __all__ = ["END_REASONS", "Budget", "LimitExceeded", "LimitReached", "Limits", "repeat_key"]
 
@@ -209,11 +209,8 @@ class Budget:
 
     def refusals(self) -> str:
         """What the refused calls were, in words: exact repeats, or a failing tool called again."""
-        repeats = self.refused - sum(self.refused_tools.values())
-        said = [f"the model repeated a call {_times(repeats)} after being told not to"] if repeats else []
-        said += [f"{tool} failed {_times(self.tool_errors[tool])} and was refused, and the model called "
-                 f"it again {_times(n)}" for tool, n in self.refused_tools.items()]
-        return "; ".join(said)
+        failing = {tool: (self.tool_errors[tool], n) for tool, n in self.refused_tools.items()}
+        return refused_detail(self.refused - sum(self.refused_tools.values()), failing)
 
     def note_observation(self, call: ToolCall, observation: Observation) -> str | None:
         """After a call: count a failure, remember the text, and watch for no progress.
@@ -226,11 +223,6 @@ class Budget:
         arguments = call.arguments
         text = arguments if isinstance(arguments, str) else repr(sorted(arguments.items()))
         return self.watch.see(call.name, text, observation.text)
-
-
-def _times(n: int) -> str:
-    """'once' for 1, else 'N times'."""
-    return "once" if n == 1 else f"{n} times"
 
 
 def repeat_key(tool: str, arguments: str | dict) -> tuple[str, str]:

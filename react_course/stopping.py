@@ -185,6 +185,22 @@ def nudge_text(kind: str, history: Sequence[Call]) -> str:
             "Final Answer from what you have, or hand over to a person.")
 
 
+def refused_detail(repeats: int, failing: dict[str, tuple[int, int]]) -> str:
+    """Why a run ended as ``repeating``: refused exact repeats, and, per tool, (failures, calls
+    refused after them). A tool that kept failing is named, not called a repeat.
+
+    >>> refused_detail(0, {"get_fx_rate": (2, 3)})
+    'get_fx_rate failed 2 times and was refused, and the model called it again 3 times'
+    """
+    def times(n: int) -> str:
+        return "once" if n == 1 else f"{n} times"
+
+    said = [f"the model repeated a call {times(repeats)} after being told not to"] if repeats else []
+    said += [f"{tool} failed {times(errors)} and was refused, and the model called it again {times(n)}"
+             for tool, (errors, n) in failing.items()]
+    return "; ".join(said)
+
+
 class RepeatWatch:
     """The no-progress policy: nudge once, then end the run as ``repeating``.
 

@@ -253,7 +253,7 @@ def test_a_quota_429_is_never_retried_a_rate_limit_429_is() -> None:
     budget = FakeBudget(seconds=60)
     with pytest.raises(LimitReached) as ended:
         call_with_retries(failing(quota), budget, rng=random.Random(0), sleep=budget.sleep)
-    assert ended.value.end_reason == "error" and budget.failures == 1 and budget.now == 0
+    assert ended.value.end_reason == "error" and budget.failures_in_a_row == 1 and budget.now == 0
 
 
 def test_the_sdks_quota_error_is_explained_and_not_retried() -> None:
