@@ -113,7 +113,7 @@ def test_a_recursive_schema_still_gets_json(demo_url):
         model="m", messages=[{"role": "user", "content": "Who painted the Mona Lisa?"}],
         response_format={"type": "json_schema", "json_schema": {"name": "tree", "schema": schema}})
     tree = json.loads(reply.choices[0].message.content)
-    assert tree["label"].startswith("I am the course's scripted model") and tree["children"]
+    assert tree["label"].startswith("Offline, the course's scripted model") and tree["children"]
 
 
 def test_a_megabyte_without_spaces_is_answered(demo_url):
