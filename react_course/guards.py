@@ -38,7 +38,7 @@ from .errors import LimitExceeded, LimitReached
 from .limits import END_REASONS, Limits
 from .record import Observation, ToolCall, Usage
 from .retry import default_backoff
-from .stopping import RepeatWatch, refused_detail
+from .stopping import RepeatWatch, refusals
 
 __all__ = ["END_REASONS", "Budget", "LimitExceeded", "LimitReached", "Limits", "repeat_key"]
 
@@ -160,7 +160,7 @@ class Budget:
         """After a step is recorded: too many failures in a row, or refused repeats, end the run."""
         self.check_failures(last_observation)
         if self.refused > self.limits.max_repeats:
-            raise LimitReached("repeating", self.refusals())
+            raise LimitReached("repeating", refusals(self.refused, self.refused_tools, self.tool_errors))
         self.watch.check()
 
     # tool calls --------------------------------------------------------------------------
@@ -206,11 +206,6 @@ class Budget:
         self.refused_tools[call.name] = self.refused_tools.get(call.name, 0) + 1
         return (f"{call.name} has failed {failed} times in this run and is not called again. "
                 "Use another tool, give your Final Answer from what you have, or hand over.")
-
-    def refusals(self) -> str:
-        """What the refused calls were, in words: exact repeats, or a failing tool called again."""
-        failing = {tool: (self.tool_errors[tool], n) for tool, n in self.refused_tools.items()}
-        return refused_detail(self.refused - sum(self.refused_tools.values()), failing)
 
     def note_observation(self, call: ToolCall, observation: Observation) -> str | None:
         """After a call: count a failure, remember the text, and watch for no progress.

@@ -185,19 +185,21 @@ def nudge_text(kind: str, history: Sequence[Call]) -> str:
             "Final Answer from what you have, or hand over to a person.")
 
 
-def refused_detail(repeats: int, failing: dict[str, tuple[int, int]]) -> str:
-    """Why a run ended as ``repeating``: refused exact repeats, and, per tool, (failures, calls
-    refused after them). A tool that kept failing is named, not called a repeat.
+def refusals(refused: int, refused_tools: dict[str, int], tool_errors: dict[str, int]) -> str:
+    """Why a run ended as ``repeating``: ``refused`` calls in all, ``refused_tools`` of them to
+    tools that had failed (``tool_errors`` times each). A tool that kept failing is named, not
+    called a repeat.
 
-    >>> refused_detail(0, {"get_fx_rate": (2, 3)})
+    >>> refusals(3, {"get_fx_rate": 3}, {"get_fx_rate": 2})
     'get_fx_rate failed 2 times and was refused, and the model called it again 3 times'
     """
     def times(n: int) -> str:
         return "once" if n == 1 else f"{n} times"
 
+    repeats = refused - sum(refused_tools.values())
     said = [f"the model repeated a call {times(repeats)} after being told not to"] if repeats else []
-    said += [f"{tool} failed {times(errors)} and was refused, and the model called it again {times(n)}"
-             for tool, (errors, n) in failing.items()]
+    said += [f"{tool} failed {times(tool_errors[tool])} and was refused, and the model called it "
+             f"again {times(n)}" for tool, n in refused_tools.items()]
     return "; ".join(said)
 
 
