@@ -17,8 +17,8 @@ Cached input is *part of* input (billed at the cached price instead of the
 full one, never twice); a reasoning model's hidden reasoning is *part of*
 output and billed as output.
 
-Prompt caching follows OpenAI's published rule (prompt-caching guide, read
-2025-06-01): no prompt under ``CACHE_MINIMUM`` (1,024) tokens is cached at
+Prompt caching follows OpenAI's published rule (its prompt-caching guide and
+cookbook, read 2026-12-01): no prompt under ``CACHE_MINIMUM`` (1,024) tokens is cached at
 all, and a longer one is served in blocks of ``CACHE_BLOCK`` (128) tokens, so
 the cached part is the shared prefix rounded down to a whole block
 (``cache_served``). Other providers use other minimums; pass yours.
