@@ -12,7 +12,7 @@ Two families, kept apart on purpose:
 
 ``ModelError.retryable`` says whether asking again can help: a time-out, a
 rate limit or a server error may pass; a bad key or a full context window
-will not.
+will not, and nor will an error whose code ``final_code`` finds (a quota 429).
 """
 
 from __future__ import annotations
@@ -79,3 +79,28 @@ class ToolDefinitionError(ReactCourseError, TypeError):
 
 class ScriptExhausted(ReactCourseError, RuntimeError):
     """A scripted model was called more times than it has replies."""
+
+
+# Error codes that no second try fixes, whatever the status: OpenAI answers 429 both for
+# "too many requests" (passes) and for "insufficient_quota" (out of credit: it does not).
+NEVER_RETRY_CODES = frozenset({"insufficient_quota"})
+
+
+def final_code(error: BaseException) -> str | None:
+    """The error code that rules out a retry, from the error's fields, its body or its text.
+
+    The SDK sets ``code`` and ``type`` from the error body; a plain client may only
+    have the body's text in its message.
+
+    >>> final_code(ModelError("HTTP 429: You exceeded your current quota", status=429,
+    ...                       code="insufficient_quota"))
+    'insufficient_quota'
+    >>> final_code(ModelError("HTTP 429: rate limit reached", status=429)) is None
+    True
+    """
+    body = getattr(error, "body", None)
+    inner = body.get("error", body) if isinstance(body, dict) else {}
+    inner = inner if isinstance(inner, dict) else {}
+    said = [getattr(error, "code", None), getattr(error, "type", None), inner.get("code"), inner.get("type")]
+    found = [c for c in said if isinstance(c, str) and c in NEVER_RETRY_CODES]
+    return found[0] if found else next((c for c in NEVER_RETRY_CODES if c in str(error)), None)

@@ -29,14 +29,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import LimitReached, ModelConfigError, ModelError
+from .errors import LimitReached, ModelConfigError, ModelError, final_code
 from .record import Usage
 
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
 NEVER_RETRY = frozenset({400, 401, 403, 404, 422})
-# Error codes that no second try fixes, whatever the status: OpenAI answers 429 both for
-# "too many requests" (passes) and for "insufficient_quota" (out of credit: it does not).
-NEVER_RETRY_CODES = frozenset({"insufficient_quota"})
 
 
 @dataclass(frozen=True)
@@ -85,26 +82,6 @@ def status_of(error: BaseException) -> int | None:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
     return None
-
-
-def final_code(error: BaseException) -> str | None:
-    """The error code that rules out a retry, from the error's fields, its body or its text.
-
-    The SDK sets ``code`` and ``type`` from the error body; a plain client may only
-    have the body's text in its message.
-
-    >>> final_code(ModelError("HTTP 429: You exceeded your current quota", status=429,
-    ...                       code="insufficient_quota"))
-    'insufficient_quota'
-    >>> final_code(ModelError("HTTP 429: rate limit reached", status=429)) is None
-    True
-    """
-    body = getattr(error, "body", None)
-    inner = body.get("error", body) if isinstance(body, dict) else {}
-    inner = inner if isinstance(inner, dict) else {}
-    said = [getattr(error, "code", None), getattr(error, "type", None), inner.get("code"), inner.get("type")]
-    found = [c for c in said if isinstance(c, str) and c in NEVER_RETRY_CODES]
-    return found[0] if found else next((c for c in NEVER_RETRY_CODES if c in str(error)), None)
 
 
 def is_retryable(error: BaseException) -> bool:
