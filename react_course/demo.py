@@ -109,6 +109,9 @@ NO_PLAN = (
 def plan_for(question: str) -> Plan | None:
     """The plan for ``question``: a worked example as worded, or one computed from it.
 
+    The whole text is tried first, then each of its lines, for a question that an agent
+    framework wrapped in its own words on lines of their own.
+
     >>> plan_for("How much taller is the Eiffel Tower than the Statue of Liberty?").answer[:16]
     'The Eiffel Tower'
     >>> plan_for("What do 2 notebooks and 3 pens cost?").answer
@@ -116,9 +119,12 @@ def plan_for(question: str) -> Plan | None:
     >>> plan_for("What is the capital of Peru?") is None
     True
     """
-    text = normalise(question)
-    fixed = next((p for p in PLANS if re.fullmatch(p.question, text)), None)
-    return fixed or shop_plan(question) or taller_plan(question)
+    for text in (question, *question.splitlines()):  # a framework may wrap it ("New task:\n...")
+        fixed = next((p for p in PLANS if re.fullmatch(p.question, normalise(text))), None)
+        plan = fixed or shop_plan(text) or taller_plan(text)
+        if plan is not None:
+            return plan
+    return None
 
 
 def respond(pad: Scratchpad) -> str:

@@ -111,3 +111,9 @@ def test_the_cli_prints_the_right_total(capsys: pytest.CaptureFixture[str]) -> N
     assert capsys.readouterr().out.rstrip().endswith("Answer: 2 notebooks and 3 pens cost 14.")
     assert main(["run", "--list"]) == 0
     assert "any shop total" in capsys.readouterr().out
+
+
+def test_a_question_a_framework_wrapped_on_lines_of_its_own_is_still_recognised() -> None:
+    wrapped = "New task:\nWhat do 2 notebooks and 3 pens cost?\nUse the tools."
+    assert plan_for(wrapped).answer == "2 notebooks and 3 pens cost 14."
+    assert plan_for("New task:\nWho founded SpaceX?") is None
