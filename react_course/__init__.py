@@ -30,6 +30,7 @@ holds one idea; the agent a student reads, in the order the lessons teach it:
     trace       step events as JSON Lines (and OpenTelemetry spans)         (09)
     viewer      a trace to step through (a widget), or static HTML          (09)
     providers   real models by configuration                                (00)
+    plans       the demo's plans; shop totals and heights from a question   (00)
     demo        the scripted model that solves the worked examples          (00)
 
 Lesson 09's evaluation is a folder with a README: ``evaluate`` (the task set,
