@@ -26,7 +26,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-CHECK_CALL = re.compile(r"""\bcheck\(\s*["'](\d\d)\.(\w+)["']\s*,\s*([A-Za-z_]\w*)""")
+CHECK_CALL = re.compile(r"""\bcheck\(\s*["'](\d\d)\.(\w+)["']\s*,\s*([A-Za-z_]\w*)\s*[,)]""")
 _HEADING = re.compile(r"^#\s+(.+)$", re.MULTILINE)
 SIMILAR = 0.95  # share of matching characters in the student's own code that flags a pair
 
