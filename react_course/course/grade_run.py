@@ -55,7 +55,8 @@ def prepared(notebook: Any, job: dict, nonce: str, skipped: set[int]) -> Any:
     import nbformat
 
     cells = [nbformat.v4.new_code_cell(
-        f"import {GUARD} as _guard\n_guard.install({job['scratch']!r}, {job['forbidden']!r})\ndel _guard")]
+        f"import {GUARD} as _guard\n_guard.install({job['scratch']!r}, {job['forbidden']!r}, "
+        f"{job['wanted'][0][0][:2]!r})\ndel _guard")]
     for number, cell in enumerate(c for c in notebook.cells if c.cell_type == "code"):
         source = "pass  # skipped by the grader: the kernel died here" if number in skipped else cell.source
         cells.append(nbformat.v4.new_code_cell(source))
@@ -76,7 +77,7 @@ def execute(notebook: Any, job: dict, state: dict) -> None:
         notebook, timeout=job["cell_timeout"], interrupt_on_timeout=True, allow_errors=True,
         kernel_name=job["kernel"], record_timing=False, startup_timeout=60,
         resources={"metadata": {"path": job["scratch"]}}, on_cell_execute=started,
-        timeout_func=lambda cell: job["check_timeout"] if cell is notebook.cells[last] else None,
+        timeout_func=lambda cell: job["check_timeout" if cell is notebook.cells[last] else "cell_timeout"],
     )
     client.execute(env=kernel_environment(Path(job["scratch"])))
 
@@ -101,6 +102,9 @@ def run(job: dict) -> dict:
                 return {"status": "the kernel died while grading", "results": None, "died": died}
             died.append(state["cell"])
             skipped.add(state["cell"] - 1)
+        except Exception as error:  # the kernel would not start, or nbclient gave up
+            return {"status": f"the grader could not run the notebook ({type(error).__name__})",
+                    "results": None, "died": died}
     else:
         return {"status": "the kernel died too often", "results": None, "died": died}
     return {**read_outcome(notebook, nonce), "died": died}

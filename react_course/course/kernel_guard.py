@@ -39,15 +39,19 @@ _CHECKERS = "react_course.checks"  # what grading depends on; the rest may keep 
 _state: dict[str, Any] = {"writable": (), "forbidden": (), "busy": False, "snapshot": {}}
 
 
-def install(scratch: str, forbidden: list[str]) -> None:
-    """Guard this kernel: call once, before any of the student's code runs."""
+def install(scratch: str, forbidden: list[str], lesson: str) -> None:
+    """Guard this kernel: call once, before any of the student's code runs.
+
+    Only ``lesson``'s checkers are loaded (and snapshotted): loading all of them costs
+    each submission a second.
+    """
     for name in ("REACT_COURSE_STRICT", "REACT_COURSE_RESULTS", "REACT_COURSE_MODEL"):
         os.environ.pop(name, None)  # the scripted model, no strict mode, no results file
     _state["writable"] = (_real(scratch), _real(os.devnull))
     _state["forbidden"] = tuple(_real(path) for path in forbidden)
-    from react_course.checks import exercises
+    from react_course.checks import _load
 
-    exercises()  # load every checker before the snapshot, so all of them are restored later
+    _load(f"react_course.checks.lesson{lesson}")  # before the snapshot, so it is restored later
     _state["snapshot"] = _snapshot()
     sys.addaudithook(_hook)
 

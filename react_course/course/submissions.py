@@ -134,7 +134,7 @@ def lesson_of(notebook: dict, path: Path, lessons: dict[str, Handout]) -> str:
     if path.name[:2] in lessons and path.name[2:3] in ("_", "-"):
         return path.name[:2]
     heading = first_heading(notebook)
-    return next((n for n, h in lessons.items() if heading and h == heading), "")
+    return next((n for n, h in lessons.items() if heading and h.heading == heading), "")
 
 
 def _normal(code: str) -> str:
