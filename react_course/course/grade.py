@@ -66,6 +66,7 @@ class Grade:
     tampered: list = field(default_factory=list)
     similar_to: list = field(default_factory=list)
     own_code: str = ""
+    peak_mb: float = 0.0  # the largest resident size of its kernel
 
     @property
     def points(self) -> dict[str, int]:
@@ -129,7 +130,7 @@ def _grade_one(sub: submissions.Submission, handout: submissions.Handout, forbid
         outcome = _run_isolated(sub, handout, forbidden, limits)
         grade.status = outcome["status"]
         grade.errors, grade.died = outcome.get("errors", []), outcome.get("died", [])
-        grade.tampered = outcome.get("tampered", [])
+        grade.tampered, grade.peak_mb = outcome.get("tampered", []), outcome.get("peak_mb", 0.0)
         grade.results = [_result(r) for r in outcome.get("results") or []]
         grade.max_points.update({r.exercise: r.max_points for r in grade.results})
     return grade

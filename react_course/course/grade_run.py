@@ -107,7 +107,17 @@ def run(job: dict) -> dict:
                     "results": None, "died": died}
     else:
         return {"status": "the kernel died too often", "results": None, "died": died}
-    return {**read_outcome(notebook, nonce), "died": died}
+    return {**read_outcome(notebook, nonce), "died": died, "peak_mb": _peak_mb()}
+
+
+def _peak_mb() -> float:
+    """The largest resident size among the processes this one waited for (its kernels), in MB."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return 0.0
+    scale = 1024 * 1024 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB on Linux
+    return round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / scale, 1)
 
 
 def read_outcome(notebook: Any, nonce: str) -> dict:

@@ -162,12 +162,19 @@ def similar_pairs(codes: dict[str, str], threshold: float = SIMILAR) -> list[tup
     [('a', 'b', 1.0)]
     """
     names = sorted(n for n, code in codes.items() if code.strip())
-    pairs = []
+    pairs, compared = [], {}
     for index, first in enumerate(names):
         for second in names[index + 1:]:
-            matcher = difflib.SequenceMatcher(None, codes[first], codes[second], autojunk=False)
-            if matcher.real_quick_ratio() >= threshold and matcher.quick_ratio() >= threshold:
-                ratio = matcher.ratio()
-                if ratio >= threshold:
-                    pairs.append((first, second, round(ratio, 3)))
+            a, b = codes[first], codes[second]
+            if (a, b) not in compared:  # copies of one text are compared once (the slow part)
+                compared[a, b] = 1.0 if a == b else _ratio(a, b, threshold)
+            if compared[a, b] >= threshold:
+                pairs.append((first, second, round(compared[a, b], 3)))
     return pairs
+
+
+def _ratio(a: str, b: str, threshold: float) -> float:
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    if matcher.real_quick_ratio() < threshold or matcher.quick_ratio() < threshold:
+        return 0.0
+    return matcher.ratio()
