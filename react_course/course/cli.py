@@ -65,6 +65,18 @@ def build_parser() -> argparse.ArgumentParser:
                                                 "save their outputs")
     execute.add_argument("notebooks", nargs="+")
 
+    _add_course_verbs(verbs)
+
+    serve = verbs.add_parser("serve-model", help="workshops: serve the scripted chat model over the "
+                                                 "OpenAI API, for any OpenAI-compatible client")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (0.0.0.0: the whole room)")
+    serve.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0: any free one)")
+    _add_eval_verb(verbs)
+    return parser
+
+
+def _add_course_verbs(verbs: Any) -> None:
+    """The verbs for a student's progress and an instructor's grading."""
     verbs.add_parser("progress", help="your exercises: status, points and what to do next")
 
     reset = verbs.add_parser("reset", help="put one exercise notebook back as handed out, keeping a "
@@ -83,11 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--workers", type=int, default=None, help="submissions at once (default: cores)")
     grade.add_argument("--kernel", default="react-course", help="the Jupyter kernel to run them in")
 
-    serve = verbs.add_parser("serve-model", help="workshops: serve the scripted chat model over the "
-                                                 "OpenAI API, for any OpenAI-compatible client")
-    serve.add_argument("--host", default="127.0.0.1", help="address to bind (0.0.0.0: the whole room)")
-    serve.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0: any free one)")
 
+def _add_eval_verb(verbs: Any) -> None:
+    """``react-course eval``: the evaluation set, simulated or on a real model."""
     evaluate = verbs.add_parser("eval", help="run the evaluation set and print its metrics table")
     evaluate.add_argument("--config", choices=("default", "asks"), default="default",
                           help="the agent configuration (asks: an example that asks the user)")
@@ -98,7 +108,6 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--model", help="a real model setting (default: the simulated model)")
     evaluate.add_argument("--workers", type=_steps, default=4, help="real models: runs at once")
     evaluate.add_argument("--rate", type=_seconds, default=2.0, help="real models: model calls per second")
-    return parser
 
 
 def _steps(text: str) -> int:
