@@ -6,10 +6,14 @@ What it leaves out: anything a notebook does better (exercises, plots).
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import sys
 from collections.abc import Sequence
 from typing import Any
+
+from .arguments import date as _date
+from .arguments import port as _port
+from .arguments import seconds as _seconds
+from .arguments import steps as _steps
 
 USAGE = """\
 Run the course's ReAct agent from a terminal, and check this machine is ready for the course.
@@ -108,44 +112,6 @@ def _add_eval_verb(verbs: Any) -> None:
     evaluate.add_argument("--model", help="a real model setting (default: the simulated model)")
     evaluate.add_argument("--workers", type=_steps, default=4, help="real models: runs at once")
     evaluate.add_argument("--rate", type=_seconds, default=2.0, help="real models: model calls per second")
-
-
-def _steps(text: str) -> int:
-    """A step limit from the command line: a whole number, 0 or more."""
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"expected a whole number of steps, 0 or more, got {text!r}")
-    return int(text)
-
-
-def _port(text: str) -> int:
-    """A port from the command line: 0 (any free one) to 65535."""
-    if not text.isdigit() or int(text) > 65535:
-        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, got {text!r}")
-    return int(text)
-
-
-def _seconds(text: str) -> float:
-    """A time limit from the command line: a positive number of seconds."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
-
-
-def _date(text: str) -> dt.date:
-    """A date from the command line, in the one form it accepts.
-
-    >>> _date("2026-12-01")
-    datetime.date(2026, 12, 1)
-    """
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a date as YEAR-MONTH-DAY, e.g. 2026-12-01, "
-                                         f"got {text!r}") from None
 
 
 def _error(message: object) -> int:
