@@ -11,6 +11,7 @@
                               instructors: a folder of wheels for a room without network
     python3 course.py open --wheelhouse FOLDER     set up from that folder, no network
     python3 course.py lock    maintainers: re-resolve constraints.txt for every platform
+    python3 course.py lab-settings   hosted set-ups: JupyterLab's settings for this Python
 
 On Windows type `py course.py ...` instead of `python3 course.py ...`.
 
@@ -252,8 +253,10 @@ def install(python: Path, extras: str, wheelhouse: Path | None) -> None:
                       "To start from nothing, delete the .venv folder.") from None
 
 
-def setup(extras: str, wheelhouse: Path | None = None) -> Path:
-    """Make, repair or update .venv so that it holds the course (and `extras`); return its Python."""
+def setup(extras: str, wheelhouse: Path | None = None, report: bool = False) -> Path:
+    """Make, repair or update .venv so that it holds the course (and `extras`); return its Python.
+
+    With `report`, a run that finds everything in place says so (instead of saying nothing)."""
     problem = python_problem()
     if problem:
         raise Trouble(problem)
@@ -271,7 +274,8 @@ def setup(extras: str, wheelhouse: Path | None = None) -> Path:
         stamp = {}
     have = set(stamp.get("extras", [])) if stamp.get("inputs") == inputs_hash() else set()
     wanted = set(filter(None, extras.split(",")))
-    if stamp.get("inputs") != inputs_hash() or not wanted <= have:
+    needed = stamp.get("inputs") != inputs_hash() or not wanted <= have
+    if needed:
         stamp_file = VENV / STAMP_NAME
         if stamp_file.exists():
             stamp_file.unlink()  # until the install below finishes, the set-up counts as not done
@@ -280,14 +284,23 @@ def setup(extras: str, wheelhouse: Path | None = None) -> Path:
                  "extras": sorted(wanted | have),
                  "python": platform.python_version()}
         stamp_file.write_text(json.dumps(stamp, indent=1), encoding="utf-8")
-    quiet_lab()
+    overrides = VENV / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    before = overrides.read_text(encoding="utf-8") if overrides.exists() else None
+    settings_changed = quiet_lab().read_text(encoding="utf-8") != before
     hand_back_to_sudo_user()
+    if report and not needed and not settings_changed:
+        say(f"Everything is already set up: {VENV.name}/ holds the course"
+              + (f" with its {', '.join(sorted(have))} tools" if have else "")
+              + f", and the Jupyter kernel {KERNEL!r} is registered. Nothing to do "
+              "(python3 course.py open starts JupyterLab).")
     return python
 
 
 # JupyterLab asks on first open whether to fetch Jupyter's news, in a toast that covers the
 # notebook; --LabApp.news_url=None does not stop it, a settings override in the environment does.
-LAB_OVERRIDES = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false"}}
+# A new notebook starts the default kernel (the course's, see lab_command) without asking.
+LAB_OVERRIDES = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false"},
+                 "@jupyterlab/notebook-extension:tracker": {"autoStartDefaultKernel": True}}
 
 
 def quiet_lab(venv_dir: Path = VENV) -> Path:
@@ -313,7 +326,8 @@ def lab_command(python: Path, rest: list, as_root: bool | None = None) -> list:
         rest = [*rest, "--allow-root"]
     # root_dir keeps the whole course in the file browser (a file argument alone
     # would make notebooks/ the root and hide exercises/ and solutions/).
-    return [str(python), "-m", "jupyterlab", f"--ServerApp.root_dir={HERE}", FIRST_NOTEBOOK, *rest]
+    return [str(python), "-m", "jupyterlab", f"--ServerApp.root_dir={HERE}",
+            f"--MappingKernelManager.default_kernel_name={KERNEL}", FIRST_NOTEBOOK, *rest]
 
 
 # ---------------------------------------------------------------- the lock (maintainers)
@@ -581,7 +595,11 @@ def main(argv: list) -> int:
         python = setup("test" + frameworks, wheelhouse)
         return subprocess.call([str(python), "-m", "pytest", *parallel_options(rest), *rest], cwd=HERE)
     if verb == "setup":
-        setup(("test" if "--test" in rest else "") + frameworks, wheelhouse)
+        setup(("test" if "--test" in rest else "") + frameworks, wheelhouse, True)  # True: say if all done
+        return 0
+    if verb == "lab-settings":  # hosted set-ups (binder/postBuild): this Python's environment
+        prefix = take_option(rest, "--prefix")
+        quiet_lab(Path(prefix) if prefix else Path(sys.prefix))
         return 0
     if verb == "lock":
         return lock()

@@ -43,6 +43,7 @@ lessons' staged scenes), ``course`` (the react-course command), ``checks``.
 from .calculator import calculate
 from .demo import WORKED_EXAMPLES, demo_model
 from .errors import ContextWindowFull, LimitExceeded, LimitReached, ModelConfigError, ModelError
+from .figures import show_figure
 from .guards import END_REASONS, Budget, Limits
 from .loop import run_react
 from .models import ModelCall, ReactiveModel, ScriptedModel, ScriptExhausted
@@ -138,6 +139,7 @@ __all__ = [
     "run_react",
     "shop_tools",
     "should_stop",
+    "show_figure",
     "side_effect",
     "steps_for",
     "support_tools",

@@ -147,3 +147,48 @@ def test_eval_prints_the_metrics_table_and_resumes_from_its_log(capsys, tmp_path
     lines = log.read_text().count("\n")
     assert main(["eval", "--split", "heldout", "--repeats", "1", "--log", str(log), "--resume"]) == 0
     assert log.read_text().count("\n") == lines  # nothing ran again
+
+
+def test_an_option_before_the_command_is_named(capsys) -> None:
+    assert main(["--bogus"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown option '--bogus'" in err and "react-course --help" in err
+
+
+def test_a_date_that_is_not_one_gets_a_sentence(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["run", "--date", "yesterday", "What time is it?"])
+    err = capsys.readouterr().err
+    assert "expected a date as YEAR-MONTH-DAY, e.g. 2026-12-01, got 'yesterday'" in err
+    assert "fromisoformat" not in err
+
+
+def test_a_closed_pipe_ends_without_a_traceback() -> None:
+    """`react-course doctor | head` closes the pipe early: no BrokenPipeError traceback."""
+    code = ("import sys\nfrom react_course.course import cli\n"
+            "def closed(args):\n    raise BrokenPipeError\n"
+            "cli.COMMANDS['progress'] = closed\nsys.exit(cli.main(['progress']))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_help_lists_the_course_verbs() -> None:
+    out = subprocess.run([sys.executable, "-m", "react_course", "--help"],
+                         capture_output=True, text=True).stdout
+    for verb in ("react-course progress", "react-course reset LESSON", "react-course grade DIR --out F"):
+        assert verb in out
+
+
+def test_grade_is_a_thin_call(monkeypatch, capsys, tmp_path) -> None:
+    seen = {}
+
+    def grade_folder(folder, out, *, lesson, limits):
+        seen.update(folder=folder, out=out, lesson=lesson, limits=limits)
+        return ["a", "b"]
+
+    monkeypatch.setattr("react_course.course.grade.grade_folder", grade_folder)
+    assert main(["grade", str(tmp_path), "--out", "g.csv", "--lesson", "03", "--cell-timeout", "5",
+                 "--workers", "2"]) == 0
+    assert (seen["folder"], seen["out"], seen["lesson"]) == (str(tmp_path), "g.csv", "03")
+    assert (seen["limits"].cell_timeout, seen["limits"].workers, seen["limits"].wall) == (5.0, 2, 300.0)
+    assert "2 submission(s) graded into g.csv" in capsys.readouterr().out

@@ -321,3 +321,16 @@ def test_setup_silences_jupyterlabs_news_toast_and_keeps_other_overrides(course)
     written = json.loads(path.read_text())
     assert written["@jupyterlab/apputils-extension:notification"] == {"fetchNews": "false"}
     assert written["@jupyterlab/apputils-extension:themes"] == {"theme": "JupyterLab Dark"}
+
+
+def test_setup_run_again_says_all_is_set_up(course, monkeypatch, capsys):
+    """A second `course.py setup` finds nothing to do, and says so instead of saying nothing."""
+    module = course.module
+    monkeypatch.setattr(module, "python_problem", lambda: None)
+    monkeypatch.setattr(module, "venv_works", lambda python: True)
+    monkeypatch.setattr(module, "read_stamp", lambda: {"inputs": module.inputs_hash(),
+                                                      "folder": str(module.HERE), "extras": ["test"]})
+    monkeypatch.setattr(module, "install", lambda *a: pytest.fail("nothing should be installed"))
+    module.quiet_lab()  # the settings are in place too
+    assert module.main(["setup", "--test"]) == 0
+    assert "Everything is already set up" in capsys.readouterr().out

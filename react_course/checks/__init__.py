@@ -6,8 +6,13 @@ graders and CI:
 
 - ``REACT_COURSE_STRICT=1``: a check that does not pass raises ``CheckFailed``
   (CI runs the solution notebooks this way);
-- ``REACT_COURSE_RESULTS=path``: every check appends one JSON line to ``path``
-  (the autograder reads it).
+- ``REACT_COURSE_RESULTS=path``: every check appends one JSON line to ``path``,
+  tagged with ``REACT_COURSE_SUBMISSION`` (a name, e.g. the student's) when that is set;
+  ``react-course progress`` reads it.
+
+``check(id, obj, hidden=True)`` adds the exercise's hidden cases (registered with
+``@hidden_cases``): cases the notebook never shows, which ``react-course grade`` runs
+so that a grade measures the statement, not the visible examples.
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ __all__ = [
     "exercise",
     "exercises",
     "guarded_tools",
+    "hidden_cases",
     "hint",
     "nonblank_lines",
     "same_fields",
@@ -78,6 +84,7 @@ class Exercise:
 
 
 _REGISTRY: dict[str, Exercise] = {}
+_HIDDEN: dict[str, Callable[[Any], Iterable[Case]]] = {}
 
 
 def exercise(exercise_id: str, title: str, hints: Iterable[str] = (),
@@ -96,6 +103,17 @@ def exercise(exercise_id: str, title: str, hints: Iterable[str] = (),
         if exercise_id in _REGISTRY:
             raise ValueError(f"exercise {exercise_id!r} is registered twice")
         _REGISTRY[exercise_id] = Exercise(exercise_id, title, cases, tuple(hints), table)
+        return cases
+
+    return register
+
+
+def hidden_cases(exercise_id: str) -> Callable:
+    """Register ``cases(obj) -> Iterable[Case]`` as an exercise's hidden cases (for grading)."""
+    def register(cases: Callable[[Any], Iterable[Case]]) -> Callable[[Any], Iterable[Case]]:
+        if exercise_id in _HIDDEN:
+            raise ValueError(f"hidden cases for {exercise_id!r} are registered twice")
+        _HIDDEN[exercise_id] = cases
         return cases
 
     return register
@@ -134,10 +152,17 @@ def exercises(lesson: str | None = None) -> list[str]:
     return sorted(e for e in _REGISTRY if lesson is None or e.startswith(f"{lesson}."))
 
 
-def check(exercise_id: str, obj: Any) -> CheckResult:
-    """Run an exercise's cases on ``obj`` (the student's function or value)."""
+def check(exercise_id: str, obj: Any, *, hidden: bool = False) -> CheckResult:
+    """Run an exercise's cases on ``obj`` (the student's function or value).
+
+    ``hidden=True`` (the grader) adds the cases registered with ``@hidden_cases``.
+    """
     spec = _lookup(exercise_id)
-    result = _with_rules(run_cases(spec.id, spec.title, obj, spec.cases), spec.rules)
+    cases, extra = spec.cases, _HIDDEN.get(spec.id) if hidden else None
+    if extra is not None:
+        def cases(obj: Any, shown: Callable = spec.cases) -> Iterable[Case]:
+            return [*shown(obj), *extra(obj)]
+    result = _with_rules(run_cases(spec.id, spec.title, obj, cases), spec.rules)
     _record(result)
     if os.environ.get("REACT_COURSE_STRICT") == "1" and not result.passed:
         raise CheckFailed(str(result))

@@ -9,6 +9,9 @@ if TYPE_CHECKING:
     from .framework import CheckResult
 
 MARKS = {"passed": "PASS", "failed": "FAIL", "not attempted": "TODO", "not run": "SKIP"}
+# Values wrap at spaces, as the text form does; only a word longer than the whole line is broken
+# (Jupyter's own output styles break monospace text anywhere, mid-word).
+_PRE = "margin:0;white-space:pre-wrap;word-break:normal;overflow-wrap:break-word"
 _COLOURS = {"passed": "#1a7f37", "failed": "#cf222e", "not attempted": "#6e7781",
             "not run": "#9a6700"}
 
@@ -39,7 +42,7 @@ def _details(case) -> str:
             ("problem", case.message), ("printed", case.printed), ("hint", case.hint)]
     cells = "".join(
         f"<tr><td style='vertical-align:top;padding-right:6px;color:#57606a'>{label}</td>"
-        f"<td style='text-align:left'><pre style='margin:0;white-space:pre-wrap'>{escape(text)}</pre>"
+        f"<td style='text-align:left'><pre style='{_PRE}'>{escape(text)}</pre>"
         "</td></tr>"
         for label, text in rows if text
     )

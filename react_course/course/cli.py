@@ -6,10 +6,14 @@ What it leaves out: anything a notebook does better (exercises, plots).
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import sys
 from collections.abc import Sequence
 from typing import Any
+
+from .arguments import date as _date
+from .arguments import port as _port
+from .arguments import seconds as _seconds
+from .arguments import steps as _steps
 
 USAGE = """\
 Run the course's ReAct agent from a terminal, and check this machine is ready for the course.
@@ -19,7 +23,10 @@ commands:
   react-course run --list           the worked examples the scripted model can answer
   react-course doctor [--ping]      check the set-up (--ping: also ask the real model once)
   react-course doctor --full        ... and run lesson 00 in the course's kernel
+  react-course progress             your exercises: what passes, what is next
+  react-course reset LESSON         put one exercise notebook back as handed out (keeps a copy)
   react-course build-exercises      instructors: write exercises/ from solutions/
+  react-course grade DIR --out F    instructors: grade a folder of submitted notebooks into a CSV
   react-course serve-model          workshops: serve the scripted chat model (OpenAI protocols)
   react-course eval                 run the evaluation set (simulated model), print its metrics
 
@@ -43,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--max-seconds", type=_seconds, default=None,
                      help="wall-clock limit for the whole run, model calls included (default 300)")
     run.add_argument("--authors", action="store_true", help="mark model- and program-written lines")
-    run.add_argument("--date", type=dt.date.fromisoformat, help="fix the clock tool's date")
+    run.add_argument("--date", type=_date, help="fix the clock tool's date (YYYY-MM-DD)")
     run.add_argument("--list", action="store_true", help="list the worked examples and exit")
 
     doctor = verbs.add_parser("doctor", help="check this machine is ready for the course")
@@ -62,11 +69,39 @@ def build_parser() -> argparse.ArgumentParser:
                                                 "save their outputs")
     execute.add_argument("notebooks", nargs="+")
 
+    _add_course_verbs(verbs)
+
     serve = verbs.add_parser("serve-model", help="workshops: serve the scripted chat model over the "
                                                  "OpenAI API, for any OpenAI-compatible client")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (0.0.0.0: the whole room)")
     serve.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0: any free one)")
+    _add_eval_verb(verbs)
+    return parser
 
+
+def _add_course_verbs(verbs: Any) -> None:
+    """The verbs for a student's progress and an instructor's grading."""
+    verbs.add_parser("progress", help="your exercises: status, points and what to do next")
+
+    reset = verbs.add_parser("reset", help="put one exercise notebook back as handed out, keeping a "
+                                           "dated copy of yours in exercises/.backups/")
+    reset.add_argument("lesson", help="the lesson's number, e.g. 03")
+
+    grade = verbs.add_parser("grade", help="instructors: grade a folder of submitted notebooks")
+    grade.add_argument("submissions", help="a folder: one notebook (or one folder) per student")
+    grade.add_argument("--out", default="grades.csv", help="the CSV to write (feedback/ and summary.md "
+                                                           "go beside it)")
+    grade.add_argument("--lesson", help="the lesson graded (default: the one most submissions are)")
+    grade.add_argument("--cell-timeout", type=_seconds, default=30.0, help="seconds per cell (30)")
+    grade.add_argument("--wall", type=_seconds, default=300.0,
+                       help="seconds per submission, then it is killed (300)")
+    grade.add_argument("--memory-mb", type=int, default=3072, help="memory per submission (POSIX)")
+    grade.add_argument("--workers", type=int, default=None, help="submissions at once (default: cores)")
+    grade.add_argument("--kernel", default="react-course", help="the Jupyter kernel to run them in")
+
+
+def _add_eval_verb(verbs: Any) -> None:
+    """``react-course eval``: the evaluation set, simulated or on a real model."""
     evaluate = verbs.add_parser("eval", help="run the evaluation set and print its metrics table")
     evaluate.add_argument("--config", choices=("default", "asks"), default="default",
                           help="the agent configuration (asks: an example that asks the user)")
@@ -77,32 +112,6 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--model", help="a real model setting (default: the simulated model)")
     evaluate.add_argument("--workers", type=_steps, default=4, help="real models: runs at once")
     evaluate.add_argument("--rate", type=_seconds, default=2.0, help="real models: model calls per second")
-    return parser
-
-
-def _steps(text: str) -> int:
-    """A step limit from the command line: a whole number, 0 or more."""
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"expected a whole number of steps, 0 or more, got {text!r}")
-    return int(text)
-
-
-def _port(text: str) -> int:
-    """A port from the command line: 0 (any free one) to 65535."""
-    if not text.isdigit() or int(text) > 65535:
-        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, got {text!r}")
-    return int(text)
-
-
-def _seconds(text: str) -> float:
-    """A time limit from the command line: a positive number of seconds."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
 
 
 def _error(message: object) -> int:
@@ -232,10 +241,53 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_progress(args: argparse.Namespace) -> int:
+    from .progress import report
+
+    print(report())
+    return 0
+
+
+def cmd_reset(args: argparse.Namespace) -> int:
+    from .progress import reset
+
+    try:
+        target, backup = reset(args.lesson)
+    except ValueError as error:
+        return _error(error)
+    print(f"{target.name} is back as handed out; your version is kept in {backup.as_posix()}")
+    return 0
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    from .grade import Limits, grade_folder
+
+    workers = {"workers": args.workers} if args.workers else {}
+    limits = Limits(cell_timeout=args.cell_timeout, wall=args.wall, memory_mb=args.memory_mb,
+                    kernel=args.kernel, **workers)
+    try:
+        grades = grade_folder(args.submissions, args.out, lesson=args.lesson, limits=limits)
+    except (ValueError, OSError) as error:
+        return _error(error)
+    print(f"{len(grades)} submission(s) graded into {args.out}; feedback/ and summary.md beside it")
+    return 0
+
+
 COMMANDS = {"eval": cmd_eval, "run": cmd_run, "doctor": cmd_doctor, "build-exercises": cmd_build_exercises,
-            "execute": cmd_execute, "serve-model": cmd_serve_model}
+            "execute": cmd_execute, "serve-model": cmd_serve_model, "progress": cmd_progress,
+            "reset": cmd_reset, "grade": cmd_grade}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+        return _error(f"unknown option {argv[0]!r} before the command: options go after it, e.g. "
+                      "react-course doctor --json (react-course --help lists the commands)")
     args = build_parser().parse_args(argv)
-    return COMMANDS[args.verb](args)
+    try:
+        return COMMANDS[args.verb](args)
+    except BrokenPipeError:  # `react-course doctor | head` closed the pipe: not an error worth a traceback
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .. import exercise
+from .. import exercise, hidden_cases
 from ..framework import Case
 from .common import INVENTED, KEPT, OBS
 
@@ -161,3 +161,29 @@ def cut_at_stop_cases(cut: Callable[[str, Any], str]):
                     "Observation 2: It is 93 m tall.", ("\nObservation",),
                     "Thought 2: Now the statue.\nAction 2: Search[Statue of Liberty]",
                     "stops may be any sequence (a list or a tuple): just loop over it.")
+
+
+def _reference_cut(text: str, stops: Sequence[str] | None) -> str:
+    """The answer key's cut, for the hidden cases.
+
+    >>> _reference_cut("a\\nObs: b\\nEnd", ["\\nEnd", "\\nObs"])
+    'a'
+    """
+    found = [text.find(s) for s in (stops or ()) if s and s in text]
+    return text[: min(found)] if found else text
+
+
+@hidden_cases("03.cut_at_stop")
+def cut_at_stop_hidden(cut: Callable[[str, Any], str]):
+    """Seeded texts the notebook never shows: three stops, repeated, at both ends."""
+    import random
+
+    rng = random.Random(3)
+    pieces = ["Thought: a", "\nAction: b", "\nObservation: c", "\nQuestion: d", " e ", "\n"]
+    stops = ["\nObservation:", "\nQuestion:", "</s>"]
+    for number in range(6):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 7)))
+        text += "</s>" if number % 2 else ""
+        chosen = rng.sample(stops, rng.randint(1, 3))
+        yield _cut_case(cut, f"hidden case {number + 1}", text, chosen, _reference_cut(text, chosen),
+                        "Cut at the earliest place any stop occurs, exactly as given.")

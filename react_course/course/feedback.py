@@ -1,0 +1,102 @@
+"""What the grader writes for people: each student's feedback, and the instructor's summary.
+
+A student's feedback is what their check cells would show (``CheckResult``'s text
+and HTML forms, hidden cases included), headed by their grade and, when a cell
+raised or the notebook could not be graded, what happened in words. The summary
+gives the instructor, per exercise, the mean points, the share of submissions
+that passed and the statement's rules most often failed, then the pairs of
+near-identical submissions (to look at, never to penalise).
+
+What it leaves out: running anything, and the CSV (``grade.py``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from html import escape
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .grade import Grade
+
+_PAGE = ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title></head>'
+         '<body style="font-family:sans-serif;max-width:60em;margin:1em auto">{body}</body></html>\n')
+
+
+def headline(grade: Grade) -> str:
+    return (f"{grade.student}: lesson {grade.lesson or '?'}, {grade.score}/{grade.max_score} points "
+            f"({grade.status})")
+
+
+def notes(grade: Grade) -> list[str]:
+    """What the student should know beyond the checks: errors, skipped cells, replaced names."""
+    lines = []
+    if grade.errors:
+        cells = ", ".join(f"cell {number} ({name})" for number, name in grade.errors[:8])
+        lines.append(f"These code cells raised an error when the grader ran them: {cells}.")
+    if grade.died:
+        lines.append("The kernel died in code cell(s) " + ", ".join(map(str, grade.died))
+                     + "; the grader ran the notebook again without them.")
+    if grade.tampered:
+        lines.append("Your notebook replaced parts of the course's checkers; the grader put them back "
+                     "before checking: " + ", ".join(grade.tampered[:6]) + ".")
+    if grade.similar_to:
+        lines.append("Your code is nearly identical to another submission's; your instructor may "
+                     "ask you about it.")
+    return lines
+
+
+def markdown(grade: Grade) -> str:
+    parts = [f"# Feedback: {headline(grade)}", ""]
+    parts += [f"- {line}" for line in notes(grade)]
+    if not grade.results:
+        parts += ["", f"The notebook could not be graded: {grade.status}."]
+    for result in grade.results:
+        parts += ["", f"## {result.exercise}: {result.points}/{result.max_points}", "",
+                  "```text", str(result), "```"]
+    return "\n".join(parts) + "\n"
+
+
+def html(grade: Grade) -> str:
+    body = [f"<h1>Feedback: {escape(headline(grade))}</h1>"]
+    if notes(grade):
+        body.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in notes(grade)) + "</ul>")
+    if not grade.results:
+        body.append(f"<p>The notebook could not be graded: {escape(grade.status)}.</p>")
+    for result in grade.results:
+        body.append(f"<h2>{escape(result.exercise)}</h2>{result._repr_html_()}")
+    return _PAGE.format(title=escape(f"Feedback for {grade.student}"), body="".join(body))
+
+
+def exercise_summary(grades: list[Grade], exercise_ids: list[str]) -> list[dict]:
+    """Per exercise: mean points, share passing, the rules most often failed."""
+    graded = [g for g in grades if g.results]
+    rows = []
+    for exercise_id in exercise_ids:
+        results = [r for g in graded for r in g.results if r.exercise == exercise_id]
+        rules = Counter(rule for r in results for c in r.cases if c.status == "failed" and c.rule
+                        for rule in c.rule.split("; "))
+        rows.append({
+            "exercise": exercise_id,
+            "mean": sum(r.points for r in results) / len(results) if results else 0.0,
+            "max": max((r.max_points for r in results), default=0),
+            "passing": sum(r.passed for r in results) / len(results) if results else 0.0,
+            "rules": rules.most_common(3),
+        })
+    return rows
+
+
+def summary_markdown(grades: list[Grade], exercise_ids: list[str],
+                     pairs: list[tuple[str, str, float]]) -> str:
+    statuses = Counter(g.status for g in grades)
+    lines = [f"# Grading summary: {len(grades)} submissions", "",
+             "Statuses: " + "; ".join(f"{status}: {count}" for status, count in statuses.most_common()),
+             "", "| exercise | mean points | share passing | rules most often failed |",
+             "|---|---|---|---|"]
+    for row in exercise_summary(grades, exercise_ids):
+        rules = "; ".join(f"{rule} ({count})" for rule, count in row["rules"]) or "-"
+        lines.append(f"| {row['exercise']} | {row['mean']:.1f} / {row['max']} | {row['passing']:.0%} "
+                     f"| {rules} |")
+    lines += ["", "## Near-identical submissions (to look at, not to penalise)", ""]
+    lines += [f"- {a} and {b}: {ratio:.0%} of their own code matches" for a, b, ratio in pairs] or ["- none"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,217 @@
+"""Inside a grading kernel: a guard before the student's first cell, the grading after the last.
+
+The grader (``grade_run.py``) adds two cells to every submission it executes:
+
+- first, ``install(scratch, forbidden)``: an audit hook (``sys.addaudithook``, which
+  Python code cannot remove) refuses writes outside the submission's scratch folder,
+  reads of the instructor's folders (``solutions/``, the other submissions), sockets
+  beyond this machine, and new processes other than the course's own tool server;
+  then a snapshot of the checkers' modules and classes;
+- last, ``grade(nonce, wanted)``: puts back whatever the student's code
+  replaced in the checkers (a monkey-patched ``check``, ``judge`` or ``CheckResult``,
+  a swapped ``sys.modules`` entry, a patched ``print``), runs each exercise's check
+  with its hidden cases on the object the notebook defined, and prints the results
+  as one line that starts with ``nonce`` (a random word the student's code never saw).
+
+What it leaves out: a sandbox. The student's functions run in this process when
+they are checked, so code written to attack the grader itself (walking the stack
+or the garbage collector for the nonce) can still forge a grade; the hook and the
+snapshot stop the forgeries a notebook can do by accident or with one line. Run
+the grader on a machine that holds nothing a submission could steal.
+"""
+
+from __future__ import annotations
+
+import builtins
+import dataclasses
+import json
+import os
+import sys
+from typing import Any
+
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
+_PATH_EVENTS = {"os.remove": (0,), "os.rename": (0, 1), "os.replace": (0, 1), "os.rmdir": (0,),
+                "os.mkdir": (0,), "os.symlink": (1,), "os.link": (1,), "os.chmod": (0,),
+                "os.chown": (0,), "os.truncate": (0,), "os.utime": (0,), "shutil.rmtree": (0,)}
+_PROCESS_EVENTS = ("os.system", "os.exec", "os.spawn", "os.posix_spawn", "os.fork", "os.forkpty")
+_LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "", None}
+_CHECKERS = "react_course.checks"  # what grading depends on; the rest may keep its caches
+_state: dict[str, Any] = {"writable": (), "forbidden": (), "busy": False, "snapshot": {}}
+
+
+def install(scratch: str, forbidden: list[str], lesson: str) -> None:
+    """Guard this kernel: call once, before any of the student's code runs.
+
+    Only ``lesson``'s checkers are loaded (and snapshotted): loading all of them costs
+    each submission a second.
+    """
+    for name in ("REACT_COURSE_STRICT", "REACT_COURSE_RESULTS", "REACT_COURSE_MODEL"):
+        os.environ.pop(name, None)  # the scripted model, no strict mode, no results file
+    _state["writable"] = (_real(scratch), _real(os.devnull))
+    _state["forbidden"] = tuple(_real(path) for path in forbidden)
+    from react_course.checks import _load
+
+    _load(f"react_course.checks.lesson{lesson}")  # before the snapshot, so it is restored later
+    _state["snapshot"] = _snapshot()
+    sys.addaudithook(_hook)
+
+
+def _real(path: Any) -> str:
+    return os.path.realpath(os.fsdecode(path))
+
+
+def _inside(path: str, roots: tuple[str, ...]) -> bool:
+    """``path`` is one of ``roots`` or below one.
+
+    >>> _inside("/a/b/c", ("/a/b",)), _inside("/a/bc", ("/a/b",))
+    (True, False)
+    """
+    return any(path == root or path.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
+
+
+def _hook(event: str, args: tuple) -> None:
+    if _state["busy"]:
+        return
+    _state["busy"] = True
+    try:
+        _judge_event(event, args)
+    finally:
+        _state["busy"] = False
+
+
+def _judge_event(event: str, args: tuple) -> None:
+    if event == "open" and not isinstance(args[0], int):
+        path = _real(args[0])
+        mode, flags = args[1], args[2]
+        writes = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
+            isinstance(flags, int) and flags & _WRITE_FLAGS)
+        if _inside(path, _state["forbidden"]):
+            raise PermissionError(f"the grader does not let a submission read {path}")
+        if writes and not _inside(path, _state["writable"]):
+            raise PermissionError(f"the grader does not let a submission write outside its folder "
+                                  f"(tried {path})")
+    elif event in _PATH_EVENTS:
+        for index in _PATH_EVENTS[event]:
+            if len(args) > index and not isinstance(args[index], int) and args[index] is not None:
+                path = _real(args[index])
+                if not _inside(path, _state["writable"]):
+                    raise PermissionError(f"the grader does not let a submission change {path}")
+    elif event in ("socket.connect", "socket.bind", "socket.sendto"):
+        address = args[-1]
+        if isinstance(address, tuple) and address and not _local(address[0]):
+            raise ConnectionRefusedError(f"graded notebooks have no network (tried {address!r})")
+    elif event == "socket.getaddrinfo" and not _local(args[0]):
+        raise ConnectionRefusedError(f"graded notebooks have no network (tried {args[0]!r})")
+    elif event == "subprocess.Popen" and not _course_server(args[1]):
+        raise PermissionError("the grader does not let a submission start programs")
+    elif event.startswith(_PROCESS_EVENTS):
+        raise PermissionError("the grader does not let a submission start programs")
+
+
+def _local(host: Any) -> bool:
+    host = host.decode() if isinstance(host, bytes) else host
+    return host in _LOCAL_HOSTS or (isinstance(host, str) and host.startswith("127."))
+
+
+def _course_server(argv: Any) -> bool:
+    """Lesson 07 starts the course's MCP tool server: this Python, ``-m react_course...``."""
+    argv = [os.fsdecode(a) for a in argv] if isinstance(argv, list | tuple) else []
+    return (len(argv) == 3 and argv[0] == sys.executable and argv[1] == "-m"
+            and argv[2].startswith("react_course.scripted_api."))
+
+
+def _snapshot() -> dict[str, Any]:
+    modules = {name: module for name, module in sys.modules.items()
+               if name == _CHECKERS or name.startswith(_CHECKERS + ".")}
+    classes = {}
+    for module in modules.values():
+        for value in list(vars(module).values()):
+            if isinstance(value, type) and value.__module__.startswith(_CHECKERS):
+                classes[value] = dict(vars(value))
+    return {"modules": {name: (module, dict(vars(module))) for name, module in modules.items()},
+            "classes": classes, "builtins": dict(vars(builtins)),
+            "streams": (sys.stdout, sys.stderr)}
+
+
+def restore() -> list[str]:
+    """Put back what the student's code replaced; return what was replaced, in words."""
+    snap, changed = _state["snapshot"], []
+    if not snap:
+        return ["the grader's guard (it did not run)"]
+    for name, (module, namespace) in snap["modules"].items():
+        if sys.modules.get(name) is not module:
+            changed.append(f"sys.modules[{name!r}]")
+            sys.modules[name] = module
+        changed += _put_back(vars(module), namespace, name, lambda key, m=module: delattr(m, key),
+                             lambda key, value, m=module: setattr(m, key, value))
+    for cls, namespace in snap["classes"].items():
+        changed += _put_back(dict(vars(cls)), namespace, f"{cls.__module__}.{cls.__qualname__}",
+                             lambda key, c=cls: delattr(c, key),
+                             lambda key, value, c=cls: setattr(c, key, value))
+    changed += _put_back(vars(builtins), snap["builtins"], "builtins",
+                         lambda key: delattr(builtins, key),
+                         lambda key, value: setattr(builtins, key, value))
+    if (sys.stdout, sys.stderr) != snap["streams"]:
+        changed.append("sys.stdout")
+        sys.stdout, sys.stderr = snap["streams"]
+    return changed
+
+
+def _put_back(now: dict, then: dict, where: str, remove, put) -> list[str]:
+    changed = []
+    for key in set(now) - set(then):
+        if not _ignored(key) and not isinstance(now[key], type(sys)):  # a submodule imported later
+            changed.append(f"{where}.{key}")
+            _quietly(remove, key)
+    for key, value in then.items():
+        if now.get(key, _quietly) is not value and not _ignored(key):
+            changed.append(f"{where}.{key}")
+            _quietly(put, key, value)
+    return changed
+
+
+def _ignored(key: str) -> bool:
+    """Names Python and IPython change on their own (``_``, ``input`` per cell, ``__builtins__``...).
+
+    >>> [_ignored(k) for k in ("_", "___", "__dict__", "check")]
+    [True, True, True, False]
+    """
+    return key.strip("_") == "" or key in ("input", "__dict__", "__weakref__", "__builtins__", "__loader__",
+                                           "__spec__", "__cached__")
+
+
+def _quietly(action, *args) -> None:
+    try:
+        action(*args)
+    except (AttributeError, TypeError):
+        pass
+
+
+def grade(nonce: str, wanted: list[list[str]]) -> None:
+    """Check each ``[exercise id, name]`` on the notebook's ``name``; print one nonce line.
+
+    The notebook's namespace is the calling cell's globals, taken from the frame (a
+    notebook can rebind ``globals``, not the frame it runs in).
+    """
+    namespace = sys._getframe(1).f_globals
+    tampered = restore()
+    from react_course.checks import check
+    from react_course.checks.framework import CaseResult, CheckResult
+
+    results = []
+    for exercise_id, name in wanted:
+        if name in namespace:
+            result = check(exercise_id, namespace[name], hidden=True)
+        else:
+            missing = CaseResult("answer", "not attempted", 0, 1,
+                                 message=f"the notebook defines no {name!r}")
+            result = CheckResult(exercise_id, check_title(exercise_id), (missing,))
+        results.append({"exercise": result.exercise, "title": result.title,
+                        "cases": [dataclasses.asdict(case) for case in result.cases]})
+    print(nonce + json.dumps({"results": results, "tampered": sorted(set(tampered))}), flush=True)
+
+
+def check_title(exercise_id: str) -> str:
+    from react_course.checks import _lookup
+
+    return _lookup(exercise_id).title
