@@ -64,12 +64,21 @@ GAVE_UP = "I could not work this out from the tools' results."
 NO_DATE = "I could not find out today's date."
 
 
+def _asks_the_date(question: str) -> bool:
+    """Today's date, asked as the whole text or on a line of its own (a framework's wrapping).
+
+    >>> _asks_the_date("New task:\\nWhat is today's date?"), _asks_the_date("Is that date right?")
+    (True, False)
+    """
+    return any(re.fullmatch(TODAY.question, normalise(text)) for text in (question, *question.splitlines()))
+
+
 def respond(request: ChatRequest) -> ChatTurn | str:
     """The demo's next turn for this conversation."""
     if not request.tools and is_text_react(request):
         return text_demo.respond(read_prompt(request.question))
     question = request.question
-    plan = plan_for(question) or (TODAY if re.fullmatch(TODAY.question, normalise(question)) else None)
+    plan = plan_for(question) or (TODAY if _asks_the_date(question) else None)
     if plan is None:
         return _finish(request, "I have no plan for this question.", NO_PLAN)
     moves = _next_moves(plan, request)
