@@ -63,8 +63,12 @@ class Script:
 def scripts(seed: int = SEED, count: int = COUNT) -> list[Script]:
     """``count`` scripts, smallest first, so the first difference found is the smallest."""
     rng = random.Random(seed)
-    made = {Script(tuple(rng.choice(POOL) for _ in range(rng.randint(1, 6))), rng.randint(1, 5),
-                   rng.random() < 0.4) for _ in range(count)}
+    made: set[Script] = set()
+    for _ in range(20 * count):  # bounded: duplicates are drawn again, a few times at most
+        if len(made) == count:
+            break
+        made.add(Script(tuple(rng.choice(POOL) for _ in range(rng.randint(1, 6))),
+                        rng.randint(1, 5), rng.random() < 0.4))
     return sorted(made, key=lambda s: (s.size, s.replies, s.ignore_stops))
 
 
@@ -116,4 +120,4 @@ def show(result: Any) -> str:
         return result[0]
     end, calls, log, invented = result
     seen = ", and an invented observation reached a prompt" if invented else ""
-    return f"{end} after {calls} model calls, tools {list(log)}{seen}"
+    return f"{end} after {calls} model call{'s' * (calls != 1)}, tools {list(log)}{seen}"
