@@ -4,6 +4,9 @@ Each mutant names the rule of the statement it breaks, and every rule has at lea
 """
 
 
+import dataclasses
+import difflib
+
 from mutation_suite import checker_tests
 
 from react_course.checks import check
@@ -47,6 +50,8 @@ def near(a, b) -> bool:
 
 
 def find_repeat(history):
+    if not history:
+        return None
     last = history[-1]
     if any(near(last, old) and old.observation == last.observation for old in history[:-1]):
         return "near_repeat"
@@ -63,10 +68,11 @@ def handover(question, done, open_items, reason):
     return f"Stopped: {reason}. Question: {question} Done: {did}. Still open: {todo}."
 
 
-def plan_wait(status, attempt, retry_after, remaining):
-    if status in (400, 401, 404):
+def plan_wait(status, attempt, retry_after, remaining, code=None):
+    retried = status is None or status in (408, 409, 429) or 500 <= status < 600
+    if not retried or (status == 429 and code == "insufficient_quota"):
         return None
-    wait = min(8.0, 0.5 * 2 ** (attempt - 1))
+    wait = 0.5 * 2 ** min(attempt - 1, 4)
     wait = max(wait, retry_after or 0)
     return None if wait >= remaining else wait
 
@@ -101,6 +107,10 @@ def _should_stop_with(**change):
     return wrong
 
 
+def _with(state, **change):
+    return dataclasses.replace(state, **change)
+
+
 SHOULD_STOP_MUTANTS = {
     "a step limit off by one (> not >=)": (
         "A limit is reached when the count equals it", _should_stop_with(strict=("steps",))),
@@ -125,6 +135,18 @@ SHOULD_STOP_MUTANTS = {
         _should_stop_with(order=("interrupted", "handed_over", "answered"))),
     "fixed thresholds 120 s and 3 repeats": ("use the thresholds in `rules`, not fixed numbers",
                                              _should_stop_with(fixed={"seconds": 120, "repeats": 3})),
+    "== instead of >= for every limit": (
+        "A limit is reached when the count equals it",
+        lambda s, r=SOURCE: should_stop(s, r) if s.interrupted or s.answered or s.handed_over else next(
+            (reason for count, limit, reason in ((s.steps, r.max_steps, "step_limit"),
+             (s.cost, r.max_cost, "budget"), (s.seconds, r.max_seconds, "time_limit"),
+             (s.repeats, r.max_repeats, "repeating")) if count == limit), None)),
+    "int() on the money": ("A limit is reached when the count equals it",
+                           lambda s, r=SOURCE: should_stop(_with(s, cost=int(s.cost)), r)),
+    "int() on the seconds": ("A limit is reached when the count equals it",
+                             lambda s, r=SOURCE: should_stop(_with(s, seconds=int(s.seconds)), r)),
+    "round() on the seconds": ("A limit is reached when the count equals it",
+                               lambda s, r=SOURCE: should_stop(_with(s, seconds=round(s.seconds)), r)),
     "money checked before steps": (
         "Then the limits, in this order",
         lambda s, r=SOURCE: ("budget" if s.cost >= r.max_cost and not (s.interrupted or s.answered
@@ -179,7 +201,26 @@ FIND_REPEAT_MUTANTS = {
         "the same tool, at most one word added, removed or changed",
         _with_near(lambda a, b: a.tool == b.tool and _by_position(a.input, b.input))),
     "alternation checked first": ('Otherwise return `"alternating"`', lambda h: _alternation_first(h)),
+    "any pair in the history, not the latest call": ("the **latest** call", lambda h: _any_pair(h)),
+    "near by word sets": ("the same tool, at most one word added, removed or changed",
+                          _with_near(lambda a, b: a.tool == b.tool and len(
+                              set(a.input.lower().split()) ^ set(b.input.lower().split())) <= 1)),
+    "near by a difflib ratio": ("the same tool, at most one word added, removed or changed",
+                                _with_near(lambda a, b: a.tool == b.tool and difflib.SequenceMatcher(
+                                    None, a.input.lower(), b.input.lower()).ratio() >= 0.8)),
+    "split on one space": ("the same tool, at most one word added, removed or changed",
+                           _with_near(lambda a, b: a.tool == b.tool and _case_distance(
+                               a.input.lower().replace("\t", " \t "), b.input.lower()) <= 1)),
+    "raises on an empty history": ("An empty history has no latest call",
+                                   lambda h: find_repeat(h) if h else h[-1]),
 }
+
+
+def _any_pair(history):
+    pairs = [(a, b) for n, a in enumerate(history) for b in history[n + 1:]]
+    if any(near(a, b) and a.observation == b.observation for a, b in pairs):
+        return "near_repeat"
+    return _with_near(near)(history) if history else None
 
 
 def _by_position(a: str, b: str) -> bool:
@@ -232,6 +273,7 @@ def _handover_with(done_part=True, open_part="all", reason=True, empty_words=Tru
     return wrong
 
 
+NOTHING_DONE = 'When nothing was done, say so in these words: "nothing was done"'
 HANDOVER_MUTANTS = {
     "loses the open items": ("every item still open", _handover_with(open_part="none")),
     "keeps the first open item only": ("every item still open", _handover_with(open_part="first")),
@@ -239,21 +281,31 @@ HANDOVER_MUTANTS = {
     "only the last step done": ("every step that was done", _handover_with(done_part=False)),
     "no reason": ("says why the run stopped", _handover_with(reason=False)),
     "no question": ("the question", _handover_with(question=False)),
-    "silent on empty lists": ("When nothing was done, say so", _handover_with(empty_words=False)),
+    "silent on empty lists": (NOTHING_DONE, _handover_with(empty_words=False)),
     "silent when nothing is open": (
-        "When nothing is open, say so",
+        'When nothing is open, say so in these words: "nothing is open"',
         lambda q, d, o, r: handover(q, d, o, r).replace("nothing is open", "")),
+    "keeps the first three open items": ("every item still open",
+                                         lambda q, d, o, r: handover(q, d, o[:3], r)),
+    "keeps the first three done steps": ("every step that was done",
+                                         lambda q, d, o, r: handover(q, d[:3], o, r)),
     "returns None when nothing was done": (
-        "When nothing was done, say so", lambda q, d, o, r: handover(q, d, o, r) if d else None),
+        NOTHING_DONE, lambda q, d, o, r: handover(q, d, o, r) if d else None),
 }
 
 
-def _plan_with(never=(400, 401, 404), base=0.5, factor=2, cap=8.0, honour=True, strict=False,
-               budget=True, exponent_offset=1):
-    def wrong(status, attempt, retry_after, remaining):
-        if status in never:
+def _plan_with(never=None, base=0.5, factor=2, cap=8.0, honour=True, strict=False,
+               budget=True, exponent_offset=1, quota=True, seconds=lambda s: s):
+    """A wrong plan_wait; ``never`` lists the statuses it does not retry (None: the right ones)."""
+    def wrong(status, attempt, retry_after, remaining, code=None):
+        if never is None and plan_wait(status, 1, None, 60) is None and status != 429:
             return None
-        wait = base * factor ** (attempt - exponent_offset)
+        if never is not None and status in never:
+            return None
+        if quota and status == 429 and code == "insufficient_quota":
+            return None
+        retry_after = None if retry_after is None else seconds(retry_after)
+        wait = base * factor ** min(attempt - exponent_offset, 10)
         wait = min(cap, wait) if cap else wait
         if honour:
             wait = max(wait, retry_after or 0)
@@ -263,13 +315,21 @@ def _plan_with(never=(400, 401, 404), base=0.5, factor=2, cap=8.0, honour=True, 
     return wrong
 
 
+def _overflowing(status, attempt, retry_after, remaining, code=None):
+    if plan_wait(status, attempt, retry_after, remaining, code) is None:
+        return None
+    wait = max(min(8.0, 0.5 * 2 ** (attempt - 1)), retry_after or 0)  # 2 ** 1999 overflows a float
+    return None if wait >= remaining else wait
+
+
 PLAN_WAIT_MUTANTS = {
-    "retries a 404": ("400, 401 and 404 are never retried", _plan_with(never=(400, 401))),
-    "retries every status": ("400, 401 and 404 are never retried", _plan_with(never=())),
-    "gives up on a time-out": ("a time-out (`status=None`), a 429 or a 5xx is retried",
-                               _plan_with(never=(None, 400, 401, 404))),
-    "gives up on a 5xx": ("a time-out (`status=None`), a 429 or a 5xx is retried",
-                          _plan_with(never=(400, 401, 404, 500, 503))),
+    "retries a 404": ("Every other status is never retried", _plan_with(never=(400, 401, 403, 422))),
+    "retries every status": ("Every other status is never retried", _plan_with(never=())),
+    "retries a 403": ("Every other status is never retried", _plan_with(never=(400, 401, 404, 422))),
+    "gives up on a time-out": ("a time-out (`status=None`), a 408, a 409, a 429 or a 5xx is retried",
+                               _plan_with(never=(None, 400, 401, 403, 404))),
+    "gives up on a 5xx": ("a time-out (`status=None`), a 408, a 409, a 429 or a 5xx is retried",
+                          _plan_with(never=(400, 401, 403, 404, 500, 503))),
     "a constant wait": ("0.5 s before the first retry, doubling with each attempt", _plan_with(factor=1)),
     "starts at 1 s": ("0.5 s before the first retry, doubling with each attempt",
                       _plan_with(exponent_offset=0)),
@@ -277,20 +337,31 @@ PLAN_WAIT_MUTANTS = {
     "ignores Retry-After": ("never less than the server's `Retry-After`", _plan_with(honour=False)),
     "Retry-After replaces the back-off": (
         "never less than the server's `Retry-After`",
-        lambda s, a, r, left: r if r is not None and s not in (400, 401, 404) and r < left
-        else plan_wait(s, a, None, left)),
+        lambda s, a, r, left, c=None: r if r is not None and plan_wait(s, a, r, left, c) is not None
+        else plan_wait(s, a, None, left, c)),
     "ignores the time left": ("`None` when the wait would not end before the run's time runs out",
                               _plan_with(budget=False)),
-    "retries only 500 to 504": ("a time-out (`status=None`), a 429 or a 5xx is retried",
-                                lambda s, a, r, left: plan_wait(s, a, r, left)
-                                if s in (None, 429, 500, 502, 503, 504) else None),
+    "retries only 500 to 504": ("a time-out (`status=None`), a 408, a 409, a 429 or a 5xx is retried",
+                                lambda s, a, r, left, c=None: plan_wait(s, a, r, left, c)
+                                if s in (None, 408, 409, 429, 500, 502, 503, 504) else None),
     "compares the uncapped wait with the time left": (
         "never more than 8 s",
-        lambda s, a, r, left: None if max(0.5 * 2 ** (a - 1), r or 0) >= left else plan_wait(s, a, r, left)),
+        lambda s, a, r, left, c=None: None if max(0.5 * 2 ** min(a - 1, 30), r or 0) >= left
+        else plan_wait(s, a, r, left, c)),
     "caps the Retry-After too": ("never less than the server's `Retry-After`",
-                                 lambda s, a, r, left: plan_wait(s, a, min(r, 8.0) if r else r, left)),
+                                 lambda s, a, r, left, c=None: plan_wait(s, a, min(r, 8.0) if r else r,
+                                                                         left, c)),
     "waits exactly the time left": ("`None` when the wait would not end before the run's time runs out",
                                     _plan_with(strict=True)),
+    "retries a quota 429": ('a 429 whose `code` is `"insufficient_quota"`', _plan_with(quota=False)),
+    "gives up on a 409": ("a time-out (`status=None`), a 408, a 409, a 429 or a 5xx is retried",
+                          lambda s, a, r, left, c=None: None if s == 409 else plan_wait(s, a, r, left, c)),
+    "int() on the Retry-After": ("never less than the server's `Retry-After`", _plan_with(seconds=int)),
+    "round() on the Retry-After": ("never less than the server's `Retry-After`",
+                                   _plan_with(seconds=round)),
+    "int() on the time left": ("`None` when the wait would not end before the run's time runs out",
+                               lambda s, a, r, left, c=None: plan_wait(s, a, r, int(left), c)),
+    "overflows on a large attempt": ("with no upper end", _overflowing),
 }
 
 EXERCISES = {

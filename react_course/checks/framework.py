@@ -34,8 +34,8 @@ from .timing import CaseTimeout, run_limited
 from .values import Shown, describe, error_text, nonblank_lines, same_fields
 
 __all__ = ["MISSING", "STATUSES", "CallBudgetExceeded", "Case", "CaseResult", "CaseTimeout",
-           "CheckResult", "Shown", "Status", "describe", "error_text", "judge", "nonblank_lines",
-           "run_cases", "run_limited", "same_fields"]
+           "CheckResult", "Difference", "Shown", "Status", "describe", "error_text", "judge",
+           "nonblank_lines", "run_cases", "run_limited", "same_fields"]
 
 Status = Literal["passed", "failed", "not attempted", "not run"]
 STATUSES: tuple[str, ...] = get_args(Status)
@@ -63,6 +63,21 @@ class Case:
     points: int = 1
     show: Callable[[Any], str] | None = None
     time_limit: float = TIME_LIMIT
+
+
+@dataclass(frozen=True)
+class Difference:
+    """What a case found wrong, when only running it could say what was given and expected.
+
+    A generated comparison (``generated.py``) returns one for the smallest input on
+    which the student's function and the answer key differ; ``judge`` shows it as a
+    failed case.
+    """
+
+    given: str
+    expected: str
+    got: str
+    message: str = ""
 
 
 @dataclass(frozen=True)
@@ -188,6 +203,11 @@ def judge(case: Case) -> CaseResult:
         return CaseResult(status="failed", points=0, expected=expected, printed=printed,
                           got=f"raised {error_text(error)}",
                           hint=case.hint, **base)
+    if isinstance(outcome.value, Difference):
+        found = outcome.value
+        return CaseResult(status="failed", points=0, name=case.name, max_points=case.points,
+                          given=found.given, expected=found.expected, got=found.got,
+                          message=found.message, printed=printed, hint=case.hint)
     verdict = _compare(case, outcome.value)
     shown = (case.show or describe)(outcome.value)
     if verdict is True:

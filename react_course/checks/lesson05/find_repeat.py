@@ -11,12 +11,16 @@ from collections.abc import Callable, Sequence
 from ...stopping import Call
 from .. import exercise
 from ..framework import Case
+from ..generated import Comparison, Draw, call_text, register, same_value
 
+GENERATED = "agrees with the answer key on generated inputs"
 RULES = {
     "the same tool, at most one word added, removed or changed": (
         "one word changed, same result", "one word added, same result", "an exact repeat",
-        "one word added in the middle, same result"),
-    "when an earlier call used the same tool": ("an earlier call, not only the one before",),
+        "one word added in the middle, same result", GENERATED),
+    "when an earlier call used the same tool": ("an earlier call, not only the one before", GENERATED),
+    "the **latest** call": (GENERATED,),
+    "An empty history has no latest call": ("an empty history",),
     'Otherwise return `"alternating"`': ("a near-repeat is reported before alternation",),
     "and the same observation": ("one word changed, a new result is progress",),
     "Words are compared without regard to case": ("case does not make a new call",),
@@ -105,3 +109,83 @@ def find_repeat_cases(find_repeat: Callable):
     yield _case(find_repeat, "the same call four times is not alternating",
                 [_f("Delhi Paris", f"result {n}") for n in range(4)], None,
                 "A must differ from B; four different results of one call are not a cycle here.")
+    yield _case(find_repeat, "an empty history", [], None, "No latest call: nothing repeats.")
+    yield COMPARISON.case(find_repeat)
+
+
+def _words_apart(a: str, b: str) -> int:
+    x, y = a.lower().split(), b.lower().split()
+    row = list(range(len(y) + 1))
+    for i, word in enumerate(x, 1):
+        previous, row[0] = row[0], i
+        for j, other in enumerate(y, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (word != other))
+    return row[-1]
+
+
+def _near(a: Call, b: Call) -> bool:
+    return a.tool == b.tool and _words_apart(a.input, b.input) <= 1
+
+
+def key(history: Sequence[Call]) -> str | None:
+    """The answer key; an empty history has no latest call, so nothing repeats."""
+    if not history:
+        return None
+    last = history[-1]
+    if any(_near(last, old) and old.observation == last.observation for old in history[:-1]):
+        return "near_repeat"
+    if len(history) >= 4:
+        a1, b1, a2, b2 = history[-4:]
+        if _near(a1, a2) and _near(b1, b2) and not _near(a1, b1):
+            return "alternating"
+    return None
+
+
+WORDS = ("delhi", "Paris", "MAY", "to", "for", "Zürich", "école", "Москва", "3", "flights")
+SEEN = ("No flights found.", "3 flights found.", "", "Refused: no new information.")
+
+
+def _edit(draw: Draw, words: list[str]) -> list[str]:
+    """A twin of an earlier input: the same, one word changed, added or removed, or more."""
+    words, at = list(words), draw.below(len(words) + 1)
+    change = draw.below(7)
+    if change == 1 and words:  # one word changed (or its case)
+        words[min(at, len(words) - 1)] = draw.pick((*WORDS, words[0].upper()))
+    elif change == 2:  # one word added
+        words.insert(at, draw.pick(WORDS))
+    elif change == 3 and words:  # one word removed
+        del words[min(at, len(words) - 1)]
+    elif change == 4 and len(words) > 1:  # two words swapped: the same words, two changes
+        words[0], words[-1] = words[-1], words[0]
+    elif change == 5:  # two edits
+        words = _edit(draw, _edit(draw, words))
+    elif change == 6:
+        words = [word.upper() for word in words]
+    return words
+
+
+def _call(draw: Draw, earlier: list[Call]) -> Call:
+    if earlier and draw.below(4):
+        twin = draw.pick(earlier)
+        tool = twin.tool if draw.below(5) else draw.pick(("search", "lookup"))
+        words = _edit(draw, twin.input.split())
+        seen = twin.observation if draw.below(3) else draw.pick(SEEN)
+    else:
+        tool, seen = draw.pick(("search", "lookup")), draw.pick(SEEN)
+        words = draw.many(lambda d: d.pick(WORDS), 4)
+    spaces = draw.pick((" ", "  ", "\t", " \n "))
+    return Call(tool, spaces.join(words), seen)
+
+
+def _history(draw: Draw) -> tuple:
+    history: list[Call] = []
+    for _ in range(draw.below(9)):
+        history.append(_call(draw, history))
+    return (history,)
+
+
+COMPARISON = register(Comparison(
+    "05.find_repeat", key, _history, lambda args, expected, got: same_value(expected, got),
+    call_text("find_repeat"),
+    hint="Judge only the latest call, against every earlier one; 'near' is a word edit distance of at "
+         "most 1 (words in order, lower-cased, split on whitespace), not shared words or a ratio."))

@@ -7,14 +7,16 @@ from typing import Any
 
 from .. import exercise
 from ..framework import Case
+from ..generated import Comparison, Draw, call_text, register
 
+GENERATED = "agrees with the answer key on generated inputs"
 RULES = {
     "says why the run stopped": ("the reason is stated", "every part, step limit"),
-    "every step that was done": ("every done step is listed", "every part, step limit"),
+    "every step that was done": ("every done step is listed", "every part, step limit", GENERATED),
     "every item still open": ("every open item is listed", "every part, step limit",
-                              "the last open item is not dropped"),
-    "When nothing was done, say so": ("nothing done: said so",),
-    "When nothing is open, say so": ("nothing open: said so",),
+                              "the last open item is not dropped", GENERATED),
+    'When nothing was done, say so in these words: "nothing was done"': ("nothing done: said so",),
+    'When nothing is open, say so in these words: "nothing is open"': ("nothing open: said so",),
     "the question": ("the question is repeated",),
 }
 
@@ -65,8 +67,45 @@ def handover_cases(handover: Callable):
     yield _case(handover, "the last open item is not dropped", (Q, DONE, list(three), "repeating"),
                 _contains(*three), "Check the loop over open_items: every item, the last too.")
     yield _case(handover, "nothing done: said so", (Q, [], OPEN, "the model failed 3 times"),
-                _contains("nothing", *OPEN), "With no steps done, say 'nothing was done'.")
+                _contains("nothing was done", *OPEN), "With no steps done, say 'nothing was done'.")
     yield _case(handover, "nothing open: said so", (Q, DONE, [], "time limit of 120 s"),
-                _contains("nothing", *DONE), "With no open items, say 'nothing is open'.")
+                _contains("nothing is open", *DONE), "With no open items, say 'nothing is open'.")
     yield _case(handover, "every part, step limit", (Q, DONE[:1], OPEN[:1], "out of steps"),
                 _contains("out of steps", Q, DONE[0], OPEN[0]), "All four parts, every time.")
+    yield COMPARISON.case(handover)
+
+
+def key(question: str, done: list, open_items: list, reason: str) -> str:
+    """The answer key: four parts, every item of each list, the fixed words for an empty list."""
+    did = "; ".join(done) if done else "nothing was done"
+    todo = "; ".join(open_items) if open_items else "nothing is open"
+    return f"Stopped: {reason}. Question: {question} Done: {did}. Still open: {todo}."
+
+
+PIECES = ("get_order[88213] -> 62 min late", "Zürich météo", "順序 5", "refund ₹250.50", "ask Ana")
+
+
+def _items(draw: Draw, mark: str) -> list[str]:
+    # Each item carries its own number and mark, so no item is a part of another.
+    count = draw.below(10)
+    return [f"{draw.pick(PIECES)} ({mark}{number})" for number in range(1, count + 1)]
+
+
+def _inputs(draw: Draw) -> tuple:
+    question = draw.pick((Q, "Wie spät ist es in 東京?", "Refund order 88291?"))
+    reason = draw.pick(("step limit of 8 reached", "budget of ₹20 spent", "repeating", "time limit"))
+    return question, _items(draw, "done-"), _items(draw, "open-"), reason
+
+
+def _compare(args: tuple, expected: str, got: Any) -> bool | str:
+    question, done, open_items, reason = args
+    wanted = [reason, question, *done, *open_items]
+    wanted += [] if done else ["nothing was done"]
+    wanted += [] if open_items else ["nothing is open"]
+    return _contains(*wanted)(got)
+
+
+COMPARISON = register(Comparison(
+    "05.handover", key, _inputs, _compare, call_text("handover"),
+    hint="Every piece, every time: the reason, the question, each done step and each open item "
+         "(all of them, however many), and the fixed words for an empty list."))

@@ -11,44 +11,56 @@ from typing import Any
 
 from .. import exercise
 from ..framework import Case
+from ..generated import Comparison, Draw, call_text, register
 
+GENERATED = "agrees with the answer key on generated inputs"
 RULES = {
-    "400, 401 and 404 are never retried": ("404 is not retried", "401 is not retried",
-                                           "400 is not retried"),
-    "a time-out (`status=None`), a 429 or a 5xx is retried": (
+    "Every other status is never retried": ("404 is not retried", "401 is not retried",
+                                            "400 is not retried", "403 is not retried", GENERATED),
+    "a time-out (`status=None`), a 408, a 409, a 429 or a 5xx is retried": (
         "a time-out is retried", "429: first retry waits 0.5 s", "503 is retried",
-        "any 5xx is retried, 529 too"),
+        "any 5xx is retried, 529 too", "409 is retried", GENERATED),
+    'a 429 whose `code` is `"insufficient_quota"`': ("a quota 429 is not retried",),
     "0.5 s before the first retry, doubling with each attempt": (
         "429: first retry waits 0.5 s", "third retry waits 2 s", "503 is retried"),
-    "never more than 8 s": ("the wait is capped at 8 s", "the cap comes before the time check"),
+    "with no upper end": ("a large attempt waits 8 s", GENERATED),
+    "never more than 8 s": ("the wait is capped at 8 s", "the cap comes before the time check",
+                            GENERATED),
     "never less than the server's `Retry-After`": (
         "Retry-After of 3 s is honoured", "a short Retry-After does not shorten the back-off",
-        "a Retry-After above the cap wins"),
+        "a Retry-After above the cap wins", GENERATED),
     "`None` when the wait would not end before the run's time runs out": (
         "no time left for the wait", "a wait equal to the time left is too long",
-        "a Retry-After past the time left"),
+        "a Retry-After past the time left", GENERATED),
 }
 
 
-def _case(plan_wait: Callable, name: str, args: tuple, expected: float | None, hint: str) -> Case:
+def _test(expected: float | None):
     def test(got: Any) -> bool | str:
         if expected is None:
             return got is None or f"expected None (do not retry), got {got!r}"
         if isinstance(got, bool) or not isinstance(got, int | float):
             return f"expected a number of seconds, got {got!r}"
         return abs(got - expected) < 1e-9 or f"expected a wait of {expected} s, got {got!r}"
+    return test
 
-    status, attempt, after, left = args
-    given = f"plan_wait(status={status}, attempt={attempt}, retry_after={after}, remaining={left})"
-    return Case(name, lambda: plan_wait(*args), test=test, expected=expected, given=given, hint=hint)
+
+def _case(plan_wait: Callable, name: str, args: tuple, expected: float | None, hint: str) -> Case:
+    status, attempt, after, left, *code = args
+    shown = f", code={code[0]!r}" if code else ""
+    given = f"plan_wait(status={status}, attempt={attempt}, retry_after={after}, remaining={left}{shown})"
+    return Case(name, lambda: plan_wait(*args), test=_test(expected), expected=expected, given=given,
+                hint=hint)
 
 
 @exercise(
     "05.plan_wait",
     "how long to wait before retrying a failed model call",
     hints=(
-        "First: if status in (400, 401, 404), return None.",
-        "wait = min(8, 0.5 * 2 ** (attempt - 1)); then wait = max(wait, retry_after or 0).",
+        "First decide whether to retry at all: None (a time-out), 408, 409, 429 (unless its code "
+        "is 'insufficient_quota') and 500-599 are retried; every other status returns None.",
+        "wait = min(8, 0.5 * 2 ** (attempt - 1)) (for a large attempt, 8 without computing the power); "
+        "then wait = max(wait, retry_after or 0).",
         "Last: if wait >= remaining, return None (the run would end while we wait).",
     ),
     rules=RULES,
@@ -64,6 +76,8 @@ def plan_wait_cases(plan_wait: Callable):
                 "0.5 * 2 ** (attempt - 1): 0.5, 1, 2, 4, 8.")
     yield _case(plan_wait, "the wait is capped at 8 s", (429, 7, None, 60), 8.0,
                 "Cap it: attempt 7 would be 32 s without the cap.")
+    yield _case(plan_wait, "a large attempt waits 8 s", (503, 2000, None, 60), 8.0,
+                "Cap before you compute: 0.5 * 2 ** 1999 does not fit in a float.")
     yield _case(plan_wait, "any 5xx is retried, 529 too", (529, 1, None, 60), 0.5,
                 "Every status from 500 to 599 is retried: 500 <= status <= 599, not a list of a few.")
     yield _case(plan_wait, "the cap comes before the time check", (429, 7, None, 20), 8.0,
@@ -74,6 +88,12 @@ def plan_wait_cases(plan_wait: Callable):
                 "A wrong key stays wrong: return None.")
     yield _case(plan_wait, "400 is not retried", (400, 1, None, 60), None,
                 "A bad request stays bad: return None.")
+    yield _case(plan_wait, "403 is not retried", (403, 1, None, 60), None,
+                "Forbidden stays forbidden: every status not listed as retried returns None.")
+    yield _case(plan_wait, "409 is retried", (409, 1, None, 60), 0.5,
+                "A conflict may clear by itself: 409 is retried like a 429.")
+    yield _case(plan_wait, "a quota 429 is not retried", (429, 1, 2.0, 60, "insufficient_quota"), None,
+                "Out of credit is not a rate limit: waiting does not refill the account.")
     yield _case(plan_wait, "Retry-After of 3 s is honoured", (429, 1, 3.0, 60), 3.0,
                 "The server said wait 3 s: wait at least that.")
     yield _case(plan_wait, "a short Retry-After does not shorten the back-off", (429, 3, 1.0, 60),
@@ -86,3 +106,41 @@ def plan_wait_cases(plan_wait: Callable):
                 "Waiting exactly the time left leaves nothing for the call: use >=.")
     yield _case(plan_wait, "a Retry-After past the time left", (429, 1, 30.0, 10.0), None,
                 "The server asks for 30 s and 10 s are left: give up now, and say why.")
+    yield COMPARISON.case(plan_wait)
+
+
+RETRIED = frozenset({408, 409, 429})
+
+
+def key(status: int | None, attempt: int, retry_after: float | None, remaining: float,
+        code: str | None = None) -> float | None:
+    """The answer key. A large attempt is 8 s without computing 2 ** attempt (a float overflows)."""
+    if status is not None and status not in RETRIED and not 500 <= status <= 599:
+        return None
+    if status == 429 and code == "insufficient_quota":
+        return None
+    wait = 8.0 if attempt > 5 else min(8.0, 0.5 * 2 ** (attempt - 1))
+    wait = max(wait, retry_after or 0.0)
+    return None if wait >= remaining else wait
+
+
+STATUSES = (429, None, 503, 400, 401, 403, 404, 408, 409, 410, 422, 500, 502, 504, 529, 599, 418, 499)
+CODES = (None, "rate_limit_exceeded", "insufficient_quota", "server_error")
+
+
+def _inputs(draw: Draw) -> tuple:
+    status = draw.pick(STATUSES)
+    attempt = draw.pick((1, 2, 3, 4, 5, 6, 7, 30, 2000))
+    after = draw.pick((None, 0, 0.5, 2.5, 3, 7.9, 8, 8.5, 12.25, 30, 3600))
+    remaining = draw.pick((60, 0, 0.5, 1, 2.5, 3, 7.99, 8, 8.01, 12.25, 12.3))
+    return status, attempt, after, remaining, draw.pick(CODES)
+
+
+def _compare(args: tuple, expected: float | None, got: Any) -> bool | str:
+    return _test(expected)(got)
+
+
+COMPARISON = register(Comparison(
+    "05.plan_wait", key, _inputs, _compare, call_text("plan_wait"),
+    hint="Keep the Retry-After and the time left as they are (no int() or round()); compare the wait "
+         "with the time left using >=; and a large attempt still waits 8 s."))

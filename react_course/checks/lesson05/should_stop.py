@@ -13,11 +13,13 @@ from typing import Any
 from ...stopping import RunState, StopRules
 from .. import exercise
 from ..framework import Case
+from ..generated import Comparison, Draw, call_text, register, same_value
 
+GENERATED = "agrees with the answer key on generated inputs"
 RULES = {
     "A limit is reached when the count equals it": (
         "12 steps of 12: step_limit", "3 repeats of 3: repeating", "120 s of 120: time_limit",
-        "₹20 of ₹20: budget"),
+        "₹20 of ₹20: budget", GENERATED),
     "return `None` while the run may go on": (
         "a fresh run goes on", "11 steps of 12 goes on", "just under every limit goes on"),
     "`\"step_limit\"`": ("12 steps of 12: step_limit", "a smaller step limit from the rules"),
@@ -26,7 +28,7 @@ RULES = {
     "`\"repeating\"`": ("3 repeats of 3: repeating",),
     "use the thresholds in `rules`, not fixed numbers": (
         "a smaller step limit from the rules", "a smaller money cap from the rules",
-        "a shorter time limit from the rules", "fewer repeats from the rules"),
+        "a shorter time limit from the rules", "fewer repeats from the rules", GENERATED),
     "the user's interruption first, then the model's answer, then a hand-over, then the limits": (
         "an interruption beats everything", "an answer on the last step is an answer",
         "a hand-over beats a limit", "an answer beats a hand-over"),
@@ -99,3 +101,49 @@ def should_stop_cases(should_stop: Callable):
                 "time_limit", "Use rules.max_seconds, not the number 120.", rules=small)
     yield _case(should_stop, "fewer repeats from the rules", RunState(repeats=2), "repeating",
                 "Use rules.max_repeats, not the number 3.", rules=small)
+    yield COMPARISON.case(should_stop)
+
+
+DEFAULT_RULES = StopRules()
+
+
+def key(state: RunState, rules: StopRules = DEFAULT_RULES) -> str | None:
+    """The answer key: the flags in order, then each limit, reached when the count equals it."""
+    for flag, reason in (("interrupted", "interrupted"), ("answered", "final_answer"),
+                         ("handed_over", "hand_over")):
+        if getattr(state, flag):
+            return reason
+    limits = ((state.steps, rules.max_steps, "step_limit"), (state.cost, rules.max_cost, "budget"),
+              (state.seconds, rules.max_seconds, "time_limit"),
+              (state.repeats, rules.max_repeats, "repeating"))
+    return next((reason for count, limit, reason in limits if count >= limit), None)
+
+
+# How far a count lies from its limit: mostly at or just around it, where mistakes show.
+STEPS = (0, -1, 1, -2, 5, -30, 40)
+MONEY = ("0", "-0.01", "0.01", "-0.5", "0.5", "-1", "1", "-19.99", "3000")
+SECONDS = (0.0, -0.25, 0.25, -0.9, 0.9, -1.0, 1.0, -60.5, 1000.0)
+
+
+def _near(draw: Draw, limit: Any, offsets: tuple) -> Any:
+    offset = draw.pick(offsets)
+    value = limit + (Decimal(offset) if isinstance(limit, Decimal) else offset)
+    return max(value, type(value)(0))
+
+
+def _inputs(draw: Draw) -> tuple:
+    rules = draw.pick((StopRules(), StopRules(3, Decimal("5"), 10.0, 2),
+                       StopRules(1, Decimal("0.75"), 2.5, 1), StopRules(40, Decimal("199.99"), 3600.5, 9)))
+    state = RunState(steps=_near(draw, rules.max_steps, STEPS), cost=_near(draw, rules.max_cost, MONEY),
+                     seconds=_near(draw, rules.max_seconds, SECONDS),
+                     repeats=_near(draw, rules.max_repeats, STEPS),
+                     answered=draw.below(4) == 3, handed_over=draw.below(4) == 3,
+                     interrupted=draw.below(4) == 3)
+    return state, rules
+
+
+COMPARISON = register(Comparison(
+    "05.should_stop", key, _inputs, lambda args, expected, got: same_value(expected, got),
+    call_text("should_stop"),
+    hint="Compare each count with its limit using >=, in the statement's order; keep Decimal money "
+         "and fractional seconds as they are (no int() or round())."))
