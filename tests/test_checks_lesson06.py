@@ -9,6 +9,7 @@ import json
 import re
 import time
 import uuid
+from decimal import Decimal
 
 from mutation_suite import checker_tests
 
@@ -18,8 +19,8 @@ from mutation_suite import checker_tests
 def check_ids(arguments: str, seen: list):
     known = set()
     for text in seen:
-        known |= set(re.findall(r"\d{3,}", text))
-    missing = [i for i in re.findall(r"\d{3,}", arguments) if i not in known]
+        known |= set(re.findall(r"[0-9]{3,}", text))
+    missing = [i for i in re.findall(r"[0-9]{3,}", arguments) if i not in known]
     if not missing:
         return None
     return f"Refused: {', '.join(missing)} never appeared in the question or an observation."
@@ -36,8 +37,20 @@ def gate(tool: str, arguments: dict, side_effecting: bool, policy) -> bool:
         return False
 
 
+def _tagged(value):
+    """JSON-ready data that keeps every value's type; a dict's items sorted by their keys' texts."""
+    if isinstance(value, dict):
+        items = [[json.dumps(_tagged(k)), _tagged(v)] for k, v in value.items()]
+        return ["dict", sorted(items, key=lambda item: item[0])]
+    if isinstance(value, list):
+        return ["list", [_tagged(v) for v in value]]
+    if isinstance(value, Decimal):
+        return ["Decimal", str(value.normalize())]
+    return [type(value).__name__, value]
+
+
 def idempotency_key(run_id: str, tool: str, arguments: dict) -> str:
-    text = json.dumps([run_id, tool, arguments], sort_keys=True)
+    text = json.dumps([run_id, tool, _tagged(arguments)])
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -84,7 +97,27 @@ PROVENANCE_MUTANTS = {
     "ids of four or more digits": ("ids are runs of three or more digits", lambda a, s: _four_digits(a, s)),
     "the question and the latest observation only": ("in the question or in an observation",
                                                       lambda a, s: check_ids(a, [s[0], s[-1]])),
+    "\\d matches any script's digits": ("ASCII digits", lambda a, s: _any_digits(a, s)),
+    "ids only under keys named *_id": ("whatever key of a JSON object it sits under",
+                                       lambda a, s: _id_keys_only(a, s)),
 }
+
+
+def _any_digits(arguments, seen):
+    known = {i for text in seen for i in re.findall(r"\d{3,}", text)}
+    missing = [i for i in re.findall(r"\d{3,}", arguments) if i not in known]
+    return f"Refused: {', '.join(missing)} never appeared." if missing else None
+
+
+def _id_keys_only(arguments, seen):
+    try:
+        values = json.loads(arguments)
+    except ValueError:
+        return check_ids(arguments, seen)
+    if not isinstance(values, dict):
+        return check_ids(arguments, seen)
+    ids = " ".join(str(v) for k, v in values.items() if k.endswith("_id"))
+    return check_ids(ids, seen)
 
 
 def _first_unseen_only(arguments, seen):
@@ -128,10 +161,20 @@ GATE_MUTANTS = {
     "a flag makes it refuse": ("counts for nothing",
                                lambda t, a, s, p: False if s and ("approved" in a or "confirm" in a)
                                else gate(t, a, s, p)),
+    "bool() of the policy's answer": (
+        "anything else it returns (a text that gives the reason, `1`, `None`) refuses",
+        lambda t, a, s, p: _fail_closed(lambda: not s or (p is not None and bool(p(t, a))))),
     "asks the policy with the wrong arguments": (
         "only when `policy(tool, arguments)` returns `True`",
         lambda t, a, s, p: (not s) or (p is not None and p(t, {}) is True)),
 }
+
+
+def _fail_closed(decide):
+    try:
+        return decide()
+    except Exception:
+        return False
 
 
 def _fail_open(tool, arguments, side_effecting, policy):
@@ -163,6 +206,17 @@ IDEMPOTENCY_MUTANTS = {
         lambda r, t, a: f"{r}:{t}:" + ",".join(sorted(str(v) for v in a.values()))),
     "Python's hash() of a tuple": ("Python's `hash()` of a text",
                                    lambda r, t, a: str(hash((r, t, frozenset(a.items()))))),
+    "hash(frozenset(...)) of the arguments": (
+        "Python's `hash()` of a text",
+        lambda r, t, a: f"{r}|{t}|{hash(frozenset((k, json.dumps(v, default=str)) for k, v in a.items()))}"),
+    "no separator between the parts": (
+        "different for a different run, tool or arguments",
+        lambda r, t, a: r + t + idempotency_key("", "", a)),
+    "values written with str(): a type folded away": (
+        "`25` and `\"25\"` are different arguments",
+        lambda r, t, a: json.dumps([r, t, sorted((str(k), str(v)) for k, v in a.items())])),
+    "json.dumps(sort_keys=True) alone": (
+        "a `Decimal` amount", lambda r, t, a: json.dumps([r, t, a], sort_keys=True)),
     "returns bytes": ("a non-empty text",
                       lambda r, t, a: hashlib.sha256(json.dumps([r, t, a]).encode()).digest()),
 }

@@ -91,6 +91,8 @@ class Comparison:
     ``inputs(draw)`` returns the arguments of one call, as a tuple; ``compare(args,
     expected, got)`` returns True when ``got`` agrees with the key's ``expected`` on
     what the statement fixes, else False or a message; ``show(args)`` writes the call.
+    ``call(student, args)``, when given, is how the student's function is called (by
+    default ``student(*args)``): an exercise that compares two calls makes both here.
     """
 
     exercise: str
@@ -103,6 +105,7 @@ class Comparison:
     seed: int = 16
     name: str = "agrees with the answer key on generated inputs"
     time_limit: float = 6.0
+    call: Callable[[Callable[..., Any], tuple], Any] | None = None
 
     def case(self, student: Callable[..., Any]) -> Case:
         return Case(self.name, lambda: _search(self, student), test=lambda found: found is None,
@@ -145,7 +148,7 @@ def _differ(comparison: Comparison, student: Callable[..., Any],
     args = comparison.inputs(Draw(replay=choices))
     expected = comparison.key(*comparison.inputs(Draw(replay=choices)))
     try:
-        got = student(*given)
+        got = comparison.call(student, given) if comparison.call else student(*given)
     except NotImplementedError:
         raise
     except Exception as error:  # the student's error is a difference, shown as what came back

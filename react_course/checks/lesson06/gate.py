@@ -7,10 +7,14 @@ from typing import Any
 
 from .. import exercise
 from ..framework import Case
+from ..generated import Comparison, Draw, call_text, register, same_value
 
+GENERATED = "agrees with the answer key on generated inputs"
 RULES = {
     "A read-only tool runs without asking": ("a read-only tool runs", "a read-only tool with no policy runs"),
-    "only when `policy(tool, arguments)` returns `True`": (
+    "anything else it returns (a text that gives the reason, `1`, `None`) refuses": (
+        "a text from the policy is a refusal", GENERATED),
+    "only when `policy(tool, arguments)` returns `True`": (GENERATED,
         "the policy says yes", "the policy says no", "the policy sees the tool and arguments",
         "a side-effecting tool of any name asks the policy"),
     "With no policy, nothing that changes the world runs": ("no policy: refused",),
@@ -84,6 +88,10 @@ def gate_cases(gate: Callable):
                 "Decide by side_effecting, not by a list of tool names you know.")
     yield _case(gate, "a policy that raises: refused", "refund", True, REFUND, broken, False,
                 "When the approval cannot be asked, the answer is no (fail closed).")
+    yield _case(gate, "a text from the policy is a refusal", "refund", True, REFUND,
+                Policy("refuse_large", "refused: over the limit"), False,
+                "Approve only when the policy returns True itself: a text is its reason for refusing.")
+    yield COMPARISON.case(gate)
     seen: list = []
 
     def recording(tool: str, arguments: dict) -> bool:
@@ -94,3 +102,54 @@ def gate_cases(gate: Callable):
                 "Call policy(tool, arguments).",
                 test=lambda: seen[-1:] == [("refund", REFUND)] or
                 f"the policy was asked {seen[-1:]}, expected [('refund', {REFUND})]")
+
+
+def key(tool: str, arguments: dict, side_effecting: bool, policy: Any) -> bool:
+    """The answer key: read-only runs; else only an answer that is True itself, failing closed."""
+    if not side_effecting:
+        return True
+    if policy is None:
+        return False
+    try:
+        return policy(tool, arguments) is True
+    except Exception:
+        return False
+
+
+class Policy:
+    """A named policy that gives one answer (or raises it), shown by its name in the feedback."""
+
+    def __init__(self, name: str, answer: Any) -> None:
+        self.name, self.answer = name, answer
+
+    def __call__(self, tool: str, arguments: dict) -> Any:
+        answer = self.answer(tool, arguments) if callable(self.answer) else self.answer
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+POLICIES = (Policy("yes", True), Policy("no", False), None,
+            Policy("says 'refused: over 100'", "refused: over 100"),
+            Policy("answers 1", 1), Policy("answers None", None), Policy("answers 'yes'", "yes"),
+            Policy("answers [True]", [True]), Policy("raises KeyError", KeyError("amount")),
+            Policy("raises ValueError", ValueError("service down")),
+            Policy("small refunds only", lambda tool, args: args.get("amount", 0) <= 100),
+            Policy("says 'refund' only", lambda tool, args: tool == "refund"))
+FLAGS = ({}, {"approved": True}, {"confirm": "yes"}, {"approved": False})
+
+
+def _inputs(draw: Draw) -> tuple:
+    tool = draw.pick(("refund", "get_order", "close_account", "send_email", "rembourser"))
+    arguments = {"order_id": draw.pick((88213, 88291)), "amount": draw.pick((25, 285, 100, 101)),
+                 **draw.pick(FLAGS)}
+    return tool, arguments, draw.boolean(), draw.pick(POLICIES)
+
+
+COMPARISON = register(Comparison(
+    "06.gate", key, _inputs, lambda args, expected, got: same_value(expected, got), call_text("gate"),
+    hint="Only an answer that is True itself approves (`is True`, not bool() of it): a text such as "
+         "'refused: over 100' is a refusal with its reason. A policy that raises refuses too."))

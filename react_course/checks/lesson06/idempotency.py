@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from .. import exercise
-from ..framework import Case
+from ..framework import Case, Shown
+from ..generated import Comparison, Draw, register
 
+GENERATED = "agrees with the answer key on generated inputs"
 RULES = {
-    "the same for the same run, tool and arguments": ("a retry gets the same key",),
-    "whatever the order of the arguments' keys": ("the order of the keys does not matter",),
-    "must not change on retry": ("a retry a moment later gets the same key", "a retry gets the same key"),
+    "the same for the same run, tool and arguments": ("a retry gets the same key", GENERATED),
+    "whatever the order of the arguments' keys": ("the order of the keys does not matter", GENERATED),
+    "must not change on retry": ("a retry a moment later gets the same key", "a retry gets the same key",
+                                 GENERATED),
     "different for a different run, tool or arguments": (
         "another amount, another key", "another run, another key", "another tool, another key",
-        "the same value under another name, another key"),
+        "the same value under another name, another key", GENERATED),
+    "`25` and `\"25\"` are different arguments": ("a number is not its text", GENERATED),
+    "a `Decimal` amount": ("a Decimal amount and mixed keys", GENERATED),
     "a non-empty text": ("the key is text",),
     "Python's `hash()` of a text": ("the key does not come from hash()",),
 }
@@ -92,3 +99,122 @@ def idempotency_cases(key: Callable):
                "The same refund in another run is another request: include run_id.")
     yield case("another tool, another key", base, ("run-7", "cancel_order", REFUND), False,
                "Include the tool's name.")
+    yield case("a number is not its text", base, ("run-7", "refund", {"order_id": 88213, "amount": "25"}),
+               False, "Keep each value's type in the key: 25 and '25' are different arguments.")
+    yield case("a Decimal amount and mixed keys", ("run-7", "refund", {"amount": Decimal("25.50"), 1: "x"}),
+               ("run-7", "refund", {1: "x", "amount": Decimal("25.50")}), True,
+               "json.dumps cannot write a Decimal, and sort_keys cannot sort 1 and 'amount' together: "
+               "write each part as text yourself.")
+    yield COMPARISON.case(key)
+
+
+def canonical(value: Any) -> str:
+    """A text that two values share only when they are equal and of the same types all the way down.
+
+    >>> canonical({"amount": 25}) != canonical({"amount": "25"})
+    True
+    >>> canonical({1: "a", "b": Decimal("2.50")}) == canonical({"b": Decimal("2.5"), 1: "a"})
+    True
+    """
+    if isinstance(value, dict):
+        return "{" + ",".join(sorted(f"{canonical(k)}:{canonical(v)}" for k, v in value.items())) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(canonical(item) for item in value) + "]"
+    if isinstance(value, Decimal):
+        return f"Decimal({value.normalize()})"
+    kind = next((t for t in (bool, int, float, str) if isinstance(value, t)), type(value))
+    return f"{kind.__name__}({kind.__repr__(value)})"
+
+
+def key(run_id: str, tool: str, arguments: dict) -> str:
+    """The answer key: a hash of the canonical text of run, tool and arguments."""
+    return hashlib.sha256(canonical([run_id, tool, arguments]).encode()).hexdigest()[:16]
+
+
+SAME, OTHER = Shown("the same key for both calls"), Shown("two different keys")
+
+
+def same_action(a: tuple, b: tuple) -> Shown:
+    """Do two calls (run_id, tool, arguments) describe the same action? Then they share a key."""
+    return SAME if canonical(list(a)) == canonical(list(b)) else OTHER
+
+
+class _Salted(str):
+    """A text whose hash() changes with ``epoch``, as Python's does from one process to the next."""
+
+    __slots__ = ()
+    epoch = 0
+
+    def __hash__(self) -> int:
+        return hash((_Salted.epoch, str(self)))
+
+
+def _salted(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {_salted(k): _salted(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_salted(item) for item in value)
+    return _Salted(value) if type(value) is str else value
+
+
+def _first_then_retry(student: Callable, pair: tuple) -> tuple:
+    """Call for the first attempt, then, as after a restart of Python, for the second."""
+    keys = []
+    for epoch, action in enumerate(pair):
+        _Salted.epoch = epoch
+        keys.append(student(*_salted(action)))
+    _Salted.epoch = 0
+    return tuple(keys)
+
+
+VALUES = (25, "25", Decimal("25.50"), "25.50", None, "None", True, "true", 0, "", "Zürich ✓",
+          [1, 2], [2, 1], {"a": 1}, "a|b", 88213, -1, 10**30)
+NAMES = ("order_id", "amount", "note", "a", "b", "ab", 1, "1", "", "ключ")
+
+
+def _arguments(draw: Draw) -> dict:
+    return {draw.pick(NAMES): draw.pick(VALUES) for _ in range(draw.below(4))}
+
+
+def _changed(draw: Draw, action: tuple) -> tuple:
+    """The same action rebuilt (its keys in another order), or one that differs in one clear way."""
+    run_id, tool, arguments = action
+    how = draw.below(7)
+    if how == 0:
+        return run_id, tool, dict(reversed(list(arguments.items())))
+    if how == 1:  # the boundary between run id and tool moved: needs a separator
+        return run_id + tool[:1], tool[1:], arguments
+    if how == 2:
+        return draw.pick(("run-7", "run-8", "run-7 ")), tool, arguments
+    if how == 3:
+        return run_id, draw.pick(("refund", "cancel_order", "Refund")), arguments
+    changed = dict(arguments)
+    name = draw.pick(NAMES)
+    if how == 4:
+        changed.pop(name, None)
+    else:
+        changed[name] = draw.pick(VALUES)
+    return run_id, tool, changed
+
+
+def _inputs(draw: Draw) -> tuple:
+    first = (draw.pick(("run-7", "r", "运行-1")), draw.pick(("refund", "efund", "send_email")),
+             _arguments(draw))
+    return first, _changed(draw, first)
+
+
+def _compare(pair: tuple, same: Shown, got: Any) -> bool | str:
+    first, second = got
+    if not isinstance(first, str) or not first or not isinstance(second, str):
+        return f"the key must be a non-empty text, got {first!r}"
+    if same == SAME:
+        return first == second or "the same action (rebuilt, as after a restart) got another key"
+    return first != second or "two different actions got the same key"
+
+
+COMPARISON = register(Comparison(
+    "06.idempotency", same_action, _inputs, _compare,
+    lambda pair: f"idempotency_key{pair[0]!r}, then after a restart idempotency_key{pair[1]!r}",
+    call=_first_then_retry,
+    hint="Write every part into one text that keeps the types (25 is not '25', 1 is not '1') and "
+         "the boundaries between parts; no hash(), which changes when Python restarts."))

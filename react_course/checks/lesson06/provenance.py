@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import exercise
 from ..framework import Case
+from ..generated import Comparison, Draw, call_text, register
 
+GENERATED = "agrees with the answer key on generated inputs"
 RULES = {
     "ids are runs of three or more digits": ("a quantity of 2 is not an id", "a three-digit id is checked"),
+    "ASCII digits": ("other scripts' digits are not ids", GENERATED),
+    "whatever key of a JSON object it sits under": ("an id under any key", GENERATED),
     "as a whole number": ("8821 is not 88213", "88213 is not 8821"),
     "in the question or in an observation": ("an id from the question", "an id from an observation",
                                              "an id from an earlier observation"),
-    "every id in the arguments": ("the second id is invented",),
+    "every id in the arguments": ("the second id is invented", GENERATED),
     "Return `None` when every id was seen": (
         "an id from the question", "an id from an observation", "a quantity of 2 is not an id"),
     "names each id that was never seen": ("88219 was never seen", "the second id is invented",
@@ -73,3 +79,63 @@ def provenance_cases(check_ids: Callable):
                 "Every observation of the run counts, not only the latest one.")
     yield _case(check_ids, "a quantity of 2 is not an id", '{"order_id": 88213, "quantity": 2}',
                 [QUESTION], [], "Only runs of three or more digits are ids.")
+    yield _case(check_ids, "other scripts' digits are not ids", '{"order_id": 88213, "note": "٣٣٣"}',
+                [QUESTION], [], "\\d matches any script's digits; ids are ASCII: [0-9]{3,}.")
+    yield _case(check_ids, "an id under any key", '{"order": 88219, "customer_id": 4417}', ["4417"],
+                ["88219"], "Look at the whole text, not only at keys that end in _id.")
+    yield COMPARISON.case(check_ids)
+
+
+ID = re.compile(r"[0-9]{3,}")  # ASCII digits only: "٣٣٣" (Arabic-Indic digits) is not an id
+
+
+def key(arguments: str, seen: Sequence[str]) -> str | None:
+    """The answer key: whole runs of three or more ASCII digits, compared as sets."""
+    known = {found for text in seen for found in ID.findall(text)}
+    missing = list(dict.fromkeys(i for i in ID.findall(arguments) if i not in known))
+    if not missing:
+        return None
+    return f"Refused: {', '.join(missing)} never appeared in the question or an observation."
+
+
+IDS = ("88213", "8821", "88219", "480", "731", "4417", "12", "2", "٣٣٣٣", "８８２１３", "88213٣")
+NAMES = ("order_id", "order", "ref", "customer", "amount", "quantity", "items", "note")
+
+
+def _value(draw: Draw) -> Any:
+    number = draw.pick(IDS)
+    return draw.pick((number, f"#{number}", int(number) if number.isascii() else number,
+                      [number, draw.pick(IDS)], {"id": number}))
+
+
+def _arguments(draw: Draw) -> str:
+    if draw.boolean():
+        pieces = draw.many(lambda d: d.pick((*IDS, "order", "and", ",", "x")), 4)
+        return draw.pick((" ", ", ", "")).join(pieces)
+    names = draw.many(lambda d: d.pick(NAMES), 3)
+    return json.dumps({name: _value(draw) for name in names}, ensure_ascii=draw.boolean())
+
+
+def _seen_text(draw: Draw) -> str:
+    pieces = draw.many(lambda d: d.pick((*IDS, "Order", "late", "₹25.50", "19:02", "A88219B")), 4)
+    return " ".join(pieces)
+
+
+def _inputs(draw: Draw) -> tuple:
+    return _arguments(draw), draw.many(_seen_text, 3)
+
+
+def _compare(args: tuple, expected: str | None, got: Any) -> bool | str:
+    if expected is None:
+        return got is None or "every id was seen: expected None"
+    if not isinstance(got, str) or not got.strip():
+        return "expected a refusal text"
+    named = set(ID.findall(got))
+    absent = [i for i in ID.findall(expected) if i not in named and i in ID.findall(args[0])]
+    return not absent or f"the refusal should name {absent} (as whole numbers)"
+
+
+COMPARISON = register(Comparison(
+    "06.provenance", key, _inputs, _compare, call_text("check_ids"),
+    hint="Find every id in the whole arguments text, whatever key it sits under, as whole runs of "
+         "ASCII digits ([0-9]{3,}, not \\d, which also matches other scripts' digits)."))
