@@ -16,7 +16,7 @@ def total_input_tokens(n, prompt, per_step):
 
 def call_cost(input_tokens, cached_tokens, output_tokens, reasoning_tokens, price):
     parts = [(input_tokens - cached_tokens, price.input), (cached_tokens, price.cached_input),
-             (output_tokens + reasoning_tokens, price.output)]
+             (output_tokens, price.output)]  # reasoning tokens are part of the output
     if any(tokens and rate is None for tokens, rate in parts):
         return None
     return sum((tokens * rate for tokens, rate in parts if tokens), Decimal(0)) / 1_000_000
@@ -33,7 +33,10 @@ def _turns(messages):
 
 
 def compress_messages(messages, summary, keep_last):
-    start = next(i for i, m in enumerate(messages) if m["role"] == "user") + 1
+    roles = [m["role"] for m in messages]
+    if "user" not in roles:
+        return list(messages)
+    start = roles.index("user") + 1
     head, turns = messages[:start], _turns(messages[start:])
     if len(turns) <= keep_last:
         return list(messages)
@@ -57,6 +60,9 @@ TOTAL_MUTANTS = {
                                lambda n, p, s: n * p + s * n * n // 2),
     "call 1 already reads a step": ("call 1 reads no steps", lambda n, p, s: n * p + s * n * (n + 1) // 2),
     "a float": ("Return a whole number (an `int`)", lambda n, p, s: n * p + s * n * (n - 1) / 2),
+    "round() of the float formula": ("exact: not the N²/2 rule of thumb, and no rounding",
+                                     lambda n, p, s: round(n * p + s * n * (n - 1) / 2)),
+    "no calls answered as one": ("`n` is 0 or more", lambda n, p, s: total_input_tokens(max(n, 1), p, s)),
     "a float turned back into an int": ("exact: not the N²/2 rule of thumb, and no rounding",
                                         lambda n, p, s: int(n * p + s * n * (n - 1) / 2)),
     "rounded to thousands": ("Return a whole number (an `int`)",
@@ -64,7 +70,7 @@ TOTAL_MUTANTS = {
 }
 
 
-def _cost_with(cached="once", reasoning=True, money="decimal", unknown="none", scale=1_000_000):
+def _cost_with(cached="once", reasoning=False, money="decimal", unknown="none", scale=1_000_000):
     def wrong(input_tokens, cached_tokens, output_tokens, reasoning_tokens, price):
         full = input_tokens if cached != "once" else input_tokens - cached_tokens
         cached_rate = price.input if cached == "full price" else price.cached_input
@@ -89,7 +95,7 @@ def _float_then_decimal(input_tokens, cached_tokens, output_tokens, reasoning_to
         return None
     rates = [float(r or 0) for r in (price.input, price.cached_input, price.output)]
     dollars = ((input_tokens - cached_tokens) * rates[0] + cached_tokens * rates[1]
-               + (output_tokens + reasoning_tokens) * rates[2]) / 1e6
+               + output_tokens * rates[2]) / 1e6
     return Decimal(str(dollars))
 
 
@@ -98,7 +104,13 @@ COST_MUTANTS = {
     "cached tokens counted twice": ("`cached_tokens` are part of `input_tokens`", _cost_with(cached="twice")),
     "cached tokens at the full price": ("bill them once, at the cached price",
                                         _cost_with(cached="full price")),
-    "reasoning tokens left out": ("hidden reasoning is billed as output", _cost_with(reasoning=False)),
+    "reasoning tokens counted twice": ("are part of `output_tokens`", _cost_with(reasoning=True)),
+    "output left out for a reasoning model": (
+        "are part of `output_tokens`", lambda i, c, o, r, p: call_cost(i, c, r if r else o, r, p)),
+    "rounded to cents": ("No `int()` or `round()`: the result is exact",
+                         lambda *args: None if call_cost(*args) is None else round(call_cost(*args), 2)),
+    "all-or-nothing prices": ("one known price is enough for a call that needs only it",
+                              _cost_with(unknown="any")),
     "float money": ("money is a `Decimal`, never a `float`", _cost_with(money="float")),
     "an unknown price counts as zero": ("makes the cost `None`, never a guess", _cost_with(unknown="zero")),
     "None whenever any price is unknown": ("a `None` price that is not needed (no cached tokens) does not",
@@ -170,15 +182,42 @@ def _negative_slice(messages, summary, keep_last):  # turns[-0:] is every turn
     return [*messages[:start], {"role": "user", "content": summary}, *kept]
 
 
+HEAD = ("keep every message before the first user message (the system messages) and the first user "
+        "message (the question) at the start")
+
+
+def _pins_every_system(messages, summary, keep_last):
+    pinned = [m for m in messages if m["role"] == "system"]
+    rest = [m for m in messages if m["role"] != "system"]
+    out = compress_messages(rest, summary, keep_last)
+    return [*pinned, *out] if out != rest else list(messages)
+
+
+def _first_turns(messages, summary, keep_last):
+    roles = [m["role"] for m in messages]
+    if "user" not in roles:
+        return list(messages)
+    start = roles.index("user") + 1
+    turns = _turns(messages[start:])
+    if len(turns) <= keep_last:
+        return list(messages)
+    kept = [m for t in turns[:keep_last] for m in t]
+    return [*messages[:start], {"role": "user", "content": summary}, *kept]
+
+
 COMPRESS_MUTANTS = {
+    "every system message pinned, later ones too": (
+        "a system message later in the conversation is a turn like any other", _pins_every_system),
+    "raises without a user message": ("A conversation with no user message", _negative_slice),
+    "the first turns, not the last": ("then the last `keep_last` turns, unchanged", _first_turns),
     "a second system message pushes the question out": (
-        "keep every system message and the first user message (the question) at the start",
+        HEAD,
         _head_is_two_messages),
     "keep_last=0 keeps every turn": ("then the last `keep_last` turns, unchanged", _negative_slice),
-    "drops the question": ("keep every system message and the first user message (the question) at the start",
+    "drops the question": (HEAD,
                            _drops_question),
     "drops the system message": (
-        "keep every system message and the first user message (the question) at the start", _drops_system),
+        HEAD, _drops_system),
     "counts messages, not turns": ("never separate them", _counts_messages),
     "loses the last tool result": ("never separate them", _splits_last_turn),
     "summary as a system message at the end": ("then one user message holding the summary",

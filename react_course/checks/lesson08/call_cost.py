@@ -9,16 +9,21 @@ from typing import Any
 from ...cost import Price
 from .. import exercise
 from ..framework import Case
+from ..generated import Comparison, Draw, register
 
+GENERATED = "agrees with the answer key on generated inputs"
 RULES = {
     "`cached_tokens` are part of `input_tokens`": (
         "no cache", "half the input cached", "all the input cached"),
     "bill them once, at the cached price": ("half the input cached", "all the input cached"),
-    "hidden reasoning is billed as output": ("a reasoning model's hidden tokens",),
-    "money is a `Decimal`, never a `float`": ("the cost is a Decimal", "cents add up exactly"),
+    "are part of `output_tokens`": ("a reasoning model's hidden tokens", GENERATED),
+    "one known price is enough for a call that needs only it": (
+        "input only, the other prices unknown", GENERATED),
+    "money is a `Decimal`, never a `float`": ("the cost is a Decimal", "cents add up exactly", GENERATED),
     "build no float on the way": ("no float on the way",),
+    "No `int()` or `round()`: the result is exact": ("no float on the way", GENERATED),
     "makes the cost `None`, never a guess": (
-        "an unknown output price", "an unknown cached price, cached tokens"),
+        "an unknown output price", "an unknown cached price, cached tokens", GENERATED),
     "a `None` price that is not needed (no cached tokens) does not": (
         "an unknown cached price, nothing cached",),
 }
@@ -26,13 +31,15 @@ RULES = {
 GPT_4O = Price("gpt-4o", "2025-06-01", Decimal("2.50"), Decimal("1.25"), Decimal("10.00"))
 MINI = Price("gpt-4o-mini", "2025-06-01", Decimal("0.15"), Decimal("0.075"), Decimal("0.60"))
 NO_CACHE = Price("a-local-server", "2025-06-01", Decimal("0.20"), None, Decimal("0.80"))
+INPUT_ONLY = Price("an-embedding-model", "2025-06-01", Decimal("0.02"), None, None)
 NO_OUTPUT = Price("a-new-model", "2025-06-01", Decimal("1.00"), Decimal("0.50"), None)
 
 
 def reference(input_tokens: int, cached_tokens: int, output_tokens: int, reasoning_tokens: int,
               price: Price) -> Decimal | None:
+    """The answer key: cached tokens inside the input, reasoning tokens inside the output."""
     parts = [(input_tokens - cached_tokens, price.input), (cached_tokens, price.cached_input),
-             (output_tokens + reasoning_tokens, price.output)]
+             (output_tokens, price.output)]
     if any(tokens and rate is None for tokens, rate in parts):
         return None
     return sum((tokens * rate for tokens, rate in parts if tokens), Decimal(0)) / 1_000_000
@@ -62,7 +69,7 @@ def _case(function: Callable, name: str, args: tuple, hint: str) -> Case:
     "one call's price, with cached input and hidden reasoning",
     hints=(
         "Three parts: (input - cached) at price.input, cached at price.cached_input, "
-        "(output + reasoning) at price.output; prices are per million tokens.",
+        "output at price.output (the reasoning tokens are inside it); prices are per million tokens.",
         "Multiply ints by Decimals and divide by 1_000_000: every step stays a Decimal.",
         "Check each part that has tokens for a None price before you multiply.",
     ),
@@ -75,8 +82,9 @@ def call_cost_cases(call_cost: Callable):
                 "The 6,000 cached tokens are inside the 12,000: 6,000 at $2.50 and 6,000 at $1.25.")
     yield _case(call_cost, "all the input cached", (8_000, 8_000, 0, 0, MINI),
                 "Every input token came from the cache: all of them at the cached price, once.")
-    yield _case(call_cost, "a reasoning model's hidden tokens", (5_000, 0, 300, 2_700, GPT_4O),
-                "The reply shows 300 tokens but the model produced 3,000: all are billed as output.")
+    yield _case(call_cost, "a reasoning model's hidden tokens", (5_000, 0, 3_000, 2_700, GPT_4O),
+                "The 3,000 output tokens include the 2,700 hidden ones: bill 3,000 at the output price, "
+                "once.")
     yield _case(call_cost, "the cost is a Decimal", (1_000, 0, 100, 0, MINI),
                 "Keep every step a Decimal: int * Decimal / int is a Decimal.")
     yield _case(call_cost, "no float on the way", (1_234, 0, 567, 0, MINI),
@@ -91,3 +99,33 @@ def call_cost_cases(call_cost: Callable):
                 "1,000 tokens need the cached price, which is None.")
     yield _case(call_cost, "an unknown cached price, nothing cached", (2_000, 0, 100, 0, NO_CACHE),
                 "No token is billed at the cached price, so its being unknown does not matter.")
+    yield _case(call_cost, "input only, the other prices unknown", (2_000, 0, 0, 0, INPUT_ONLY),
+                "Only the input price is needed here, and it is known: check each price only when its "
+                "part has tokens.")
+    yield COMPARISON.case(call_cost)
+
+
+RATES = (Decimal("2.50"), Decimal("1.25"), Decimal("0.075"), Decimal("0.1"), Decimal("0"),
+         Decimal("4.40"), Decimal("15"), Decimal("0.0001"), None)
+
+
+def _tokens(draw: Draw, most: int) -> int:
+    return min(most, draw.pick((0, 1, 3, 999, 1_000, 1_234, 40_000, 999_999, 10**9)))
+
+
+def _inputs(draw: Draw) -> tuple:
+    price = Price("generated", "2025-06-01", draw.pick(RATES), draw.pick(RATES), draw.pick(RATES))
+    input_tokens, output_tokens = _tokens(draw, 10**9), _tokens(draw, 10**9)
+    return (input_tokens, _tokens(draw, input_tokens), output_tokens, _tokens(draw, output_tokens), price)
+
+
+def _show(args: tuple) -> str:
+    *tokens, price = args
+    rates = f"Price(input={price.input}, cached_input={price.cached_input}, output={price.output})"
+    return f"call_cost({', '.join(map(str, tokens))}, {rates})"
+
+
+COMPARISON = register(Comparison(
+    "08.call_cost", reference, _inputs, lambda args, expected, got: _exact(expected)(got), _show,
+    hint="Each part at its own price, a price needed only when its part has tokens; reasoning tokens "
+         "are already in output_tokens; ints times Decimals, no float, no int() or round()."))

@@ -13,16 +13,23 @@ from typing import Any
 
 from ...context import tool_pairs_intact
 from .. import exercise
-from ..framework import Case
+from ..framework import Case, describe
+from ..generated import Comparison, Draw, register, same_value
 
+GENERATED = "agrees with the answer key on generated inputs"
 RULES = {
-    "keep every system message and the first user message (the question) at the start": (
+    "a system message later in the conversation is a turn like any other": (
+        "a later system message is a turn", GENERATED),
+    "A conversation with no user message": ("no user message: unchanged", GENERATED),
+    "keep every message before the first user message (the system messages) and the first user "
+    "message (the question) at the start": (
         "the system message stays", "the question stays", "the question stays without a system message",
         "two system messages stay"),
     "then one user message holding the summary": ("the summary follows the question",),
     "then the last `keep_last` turns, unchanged": ("keeps the last 2 turns", "keeps the last turn",
-                                                   "keep_last=0 keeps no turn"),
-    "never separate them": ("a tool result keeps its call", "a turn with two tool calls stays whole"),
+                                                   "keep_last=0 keeps no turn", GENERATED),
+    "never separate them": ("a tool result keeps its call", "a turn with two tool calls stays whole",
+                            GENERATED),
     "comes back unchanged (no summary)": ("a short conversation is unchanged",),
     "Do not change the list you are given": ("the given list is not changed",),
 }
@@ -130,6 +137,15 @@ def compress_cases(compress_messages: Callable):
                expected=conversation(turns=2),
                given="compress_messages(conversation(turns=2), SUMMARY, keep_last=2)",
                hint="With keep_last turns or fewer there is nothing to summarise: return them as they are.")
+    later = [SYSTEM, QUESTION, *TURNS[0], NOTE, *TURNS[2]]
+    yield Case("a later system message is a turn", _run(compress_messages, later, 2),
+               expected=[SYSTEM, QUESTION, {"role": "user", "content": SUMMARY}, NOTE, *TURNS[2]],
+               given="compress_messages([system, question, turn 1, a system note, turn 3], SUMMARY, 2)",
+               hint="Only what comes before the question is pinned; a system message after it is a turn.")
+    yield Case("no user message: unchanged", _run(compress_messages, [SYSTEM, *TURNS[2]], 0),
+               expected=[SYSTEM, *TURNS[2]], given="compress_messages([system, assistant], SUMMARY, 0)",
+               hint="Without a question there is nothing to pin and nothing to summarise.")
+    yield COMPARISON.case(compress_messages)
     yield Case("the given list is not changed", lambda: _unchanged(compress_messages), expected=True,
                given="messages = conversation(); compress_messages(messages, SUMMARY, 1); "
                      "messages == conversation()",
@@ -140,3 +156,58 @@ def _unchanged(compress_messages: Callable) -> bool:
     messages = conversation()
     compress_messages(messages, SUMMARY, 1)
     return messages == conversation()
+
+
+def key(messages: list[dict[str, Any]], summary: str, keep_last: int) -> list[dict[str, Any]]:
+    """The answer key: the head up to the question, the summary, then the last whole turns."""
+    start = next((i + 1 for i, m in enumerate(messages) if m["role"] == "user"), None)
+    if start is None:
+        return list(messages)
+    turns: list[list[dict[str, Any]]] = []
+    for message in messages[start:]:
+        if message["role"] == "tool" and turns:
+            turns[-1].append(message)
+        else:
+            turns.append([message])
+    if len(turns) <= keep_last:
+        return list(messages)
+    kept = [m for turn in turns[len(turns) - keep_last:] for m in turn]
+    return [*messages[:start], {"role": "user", "content": summary}, *kept]
+
+
+def _turn(draw: Draw, number: int) -> list[dict[str, Any]]:
+    kind = draw.below(5)
+    if kind == 0:
+        ids = [f"call_{number}_{k}" for k in range(1 + draw.below(3))]
+        return [_calls(*ids), *(_result(i) for i in ids)]
+    return [draw.pick(({"role": "assistant", "content": f"Next: order {number}."},
+                       {"role": "user", "content": f"Und Bestellung {number}? ✓"}, NOTE,
+                       {"role": "assistant", "content": ""}))]
+
+
+def _inputs(draw: Draw) -> tuple:
+    head = draw.pick(([SYSTEM, QUESTION], [QUESTION], [SYSTEM, NOTE, QUESTION], [SYSTEM], []))
+    numbers = iter(range(5101, 5200))
+    turns = draw.many(lambda d: _turn(d, next(numbers)), 7)
+    messages = copy.deepcopy([*head, *(m for turn in turns for m in turn)])
+    return messages, draw.pick((SUMMARY, "", "Résumé : 2 commandes, ₹90.")), draw.pick((1, 0, 2, 3, 6))
+
+
+def _compare(args: tuple, expected: list, got: Any) -> bool | str:
+    if same_value(expected, got):
+        return True
+    if not isinstance(got, list):
+        return f"return a list of messages, not {type(got).__name__}"
+    roles = [m.get("role") if isinstance(m, dict) else m for m in got]
+    where = next((i for i, (a, b) in enumerate(zip(expected, got, strict=False)) if a != b),
+                 min(len(expected), len(got)))
+    return (f"{len(got)} messages (roles {roles}), expected {len(expected)} (roles "
+            f"{[m['role'] for m in expected]}); the first difference is message {where}")
+
+
+COMPARISON = register(Comparison(
+    "08.compress_messages", key, _inputs, _compare,
+    lambda args: (f"compress_messages({describe([m['role'] for m in args[0]])} (the roles), "
+                  f"{args[1]!r}, keep_last={args[2]})"),
+    hint="Pin only what comes up to the first user message; group the rest into turns (tool messages "
+         "join the turn before); keep the last keep_last whole turns, all of them."))

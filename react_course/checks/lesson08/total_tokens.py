@@ -13,7 +13,9 @@ from typing import Any
 
 from .. import exercise
 from ..framework import Case
+from ..generated import Comparison, Draw, call_text, register, same_value
 
+GENERATED = "agrees with the answer key on generated inputs"
 RULES = {
     "is sent on every call": (
         "the fixed prompt on each of 10 calls", "15 steps of 1,000 after a 1,000 prompt"),
@@ -22,7 +24,8 @@ RULES = {
         "ten calls of 850-token steps", "15 steps of 1,000, no fixed prompt", "200 calls"),
     "Return a whole number (an `int`)": ("the answer is an int",),
     "exact: not the N²/2 rule of thumb, and no rounding": (
-        "two million calls, exactly", "15 steps of 1,000, no fixed prompt"),
+        "two million calls, exactly", "15 steps of 1,000, no fixed prompt", GENERATED),
+    "`n` is 0 or more": ("no calls send nothing", GENERATED),
 }
 
 
@@ -76,3 +79,24 @@ def total_tokens_cases(total_input_tokens: Callable):
     yield Case("the answer is an int", lambda: total_input_tokens(12, 300, 190), test=_is_int,
                given="total_input_tokens(n=12, prompt=300, per_step=190)",
                hint="Dividing with / gives a float even when the result is whole; use //.")
+    yield _case(total_input_tokens, "no calls send nothing", 0, 300, 500, "Zero calls send 0 tokens.")
+    yield COMPARISON.case(total_input_tokens)
+
+
+def key(n: int, prompt: int, per_step: int) -> int:
+    """The answer key, in ints only: the prompt n times, plus per_step * (0 + 1 + ... + (n - 1))."""
+    return n * prompt + per_step * (n * (n - 1) // 2)
+
+
+def _size(draw: Draw, big: int) -> int:
+    return draw.pick((0, 1, 2, 3, 7, 850, 1_000, 4_505, 123_457, big, big + 1))
+
+
+def _inputs(draw: Draw) -> tuple:
+    return _size(draw, 10**9 + 7), _size(draw, 10**6 + 3), _size(draw, 10**5 + 1)
+
+
+COMPARISON = register(Comparison(
+    "08.total_tokens", key, _inputs, lambda args, expected, got: same_value(expected, got),
+    call_text("total_input_tokens"),
+    hint="Ints all the way: n * (n - 1) is even, so // 2 is exact; a float on the way is off past 2**53."))
