@@ -26,7 +26,7 @@ import pytest
 import react_course as rc
 from react_course.checks import _lookup, check, exercises
 from react_course.checks.lesson04 import _LINES, _PREDICTIONS, _isolated
-from react_course.checks.lesson04.strict_calculate import HUGE
+from react_course.checks.lesson04.huge_power import HUGE
 from react_course.lessons.slips import SHOP_QUESTION, forgiving_price, scratchpad_lines, slip_model
 
 PARENT = os.getpid()
@@ -89,7 +89,7 @@ def make_calculator(cap: int | None = 100, digits: int | None = 100, **options):
 
 @dataclass
 class _Calculator:
-    """``check_after`` computes a power before applying the caps; ``power_errors`` are the
+    """``check_after`` computes a power before applying the caps; when it raises one of
     exceptions of that computation reported as "the exponent is too large"."""
 
     cap: int | None = 100
@@ -108,8 +108,11 @@ class _Calculator:
     invert: bool = False
     finite: str = "both"  # "both", "complex" (inf and nan pass), "inf" (complex passes), "none"
     missing: tuple = ()  # operator classes left out of the table
+    strip: bool = True  # spaces around the expression are allowed
+    size_strict: bool = False  # refuse only above 100 in the estimate (lets 10 ** 100 through)
 
     def calculate(self, expression: str):
+        expression = expression.strip() if self.strip else expression
         if not self.catch:
             return str(self.evaluate(ast.parse(expression, mode="eval").body))
         caught = self.catch if isinstance(self.catch, tuple) else Exception
@@ -151,8 +154,9 @@ class _Calculator:
             self.refuse_if_too_big(node, left, right)
         try:
             result = left ** right
-        except self.power_errors as error:
-            raise ValueError("the exponent is too large") from error
+        except self.power_errors:
+            self.refuse_if_too_big(node, left, right)  # the caps, asked only once the power failed
+            raise
         if self.check_after:
             self.refuse_if_too_big(node, left, right)
         return result
@@ -167,7 +171,8 @@ class _Calculator:
                 raise ValueError(f"the exponent {right} is too large (at most {self.cap})")
         whole = isinstance(left, int) and isinstance(right, int)
         if self.digits is not None and whole and abs(left) > 1 and right > 0:
-            if right * math.log10(abs(left) if self.size_abs else left) > self.digits:
+            estimate = right * math.log10(abs(left) if self.size_abs else left)
+            if estimate > self.digits if self.size_strict else estimate >= self.digits:
                 raise ValueError(f"the result would have more than {self.digits} digits")
 
 
@@ -208,6 +213,17 @@ def truncate_counting_down(text: str, budget: int) -> str:
         return text
     for keep in range(budget, -1, -1):
         result = text[:keep] + f"\n[truncated: {len(text) - keep} of {len(text)} characters cut]"
+        if len(result) <= budget:
+            return result
+    return text[:budget]
+
+
+def _worded_truncate(text: str, budget: int) -> str:
+    """Right but for the marker's words: the statement fixes its form, not only its numbers."""
+    if len(text) <= budget:
+        return text
+    for keep in range(budget, -1, -1):
+        result = text[:keep] + f"\n[cut {len(text) - keep} of {len(text)} characters]"
         if len(result) <= budget:
             return result
     return text[:budget]
@@ -478,6 +494,8 @@ CALCULATE_MUTANTS = {
         check_after=True, power_errors=(OverflowError,)),
     "computes first, then checks the caps": make_calculator(check_after=True),
     "size cap only": make_calculator(cap=None),
+    "no strip: ' 1 + 2' is an IndentationError": make_calculator(strip=False),
+    "size cap with > (lets 10 ** 100 through)": make_calculator(size_strict=True),
     "exponent cap without abs (lets 0 ** -101 divide by zero)": make_calculator(unsigned_cap=True),
     "size cap without abs (fails on a negative base)": make_calculator(size_abs=False),
     "size cap of 1000 digits": make_calculator(digits=1000),
@@ -530,6 +548,7 @@ TRUNCATE_MUTANTS = {
     "keeps the end instead of the beginning": make_truncate(keep_end=True),
     "cuts more than needed": make_truncate(reserve="fixed 60"),
     "the library's truncate (marker outside the budget)": rc.truncate,
+    "a marker in other words": lambda text, budget: _worded_truncate(text, budget),
 }
 
 PREDICTION_MUTANTS = {
@@ -763,6 +782,9 @@ RULE_MUTANTS = {
         "`2 ** 100` is allowed": ["cap off by one (refuses 100)"],
         "Size cap:": ["exponent cap only (lets (9 ** 100) ** 100 through)", "size cap of 1000 digits",
                       "size cap without abs (fails on a negative base)"],
+        "Spaces, tabs and newlines around the expression are allowed": [
+            "no strip: ' 1 + 2' is an IndentationError"],
+        "`10 ** 100`, with 101 digits, is refused": ["size cap with > (lets 10 ** 100 through)"],
         "Errors are texts, never exceptions": ["raises instead of returning an error text",
                                                "catches only the errors it expects (RecursionError escapes)"],
         "Division by zero gives `Error: division by zero`": ["raises instead of returning an error text"],
@@ -778,6 +800,7 @@ RULE_MUTANTS = {
         "followed by a marker line that says how much was cut": [
             "silent cut", "marker counts the budget, not the cut", "marker shows the kept characters"],
         "no thousands separators": ["numbers with thousands separators"],
+        "exactly in this form": ["a marker in other words"],
         "marker included, has at most `budget` characters": [
             "result over budget (marker added after the cut)", "marker measured with a one-digit number",
             "the library's truncate (marker outside the budget)"],
@@ -820,4 +843,5 @@ def test_the_library_calculator_differs_from_the_strict_one_only_where_the_state
     failed = {c.name for c in check("04.strict_calculate", rc.calculate).cases if c.status != "passed"}
     assert failed - {f"{HUGE} is refused, not computed (run in a separate process)"} == {
         "names and function calls are refused", "exponents above 100 are refused",
-        "the exponent is checked before the power is computed"}
+        "the exponent is checked before the power is computed",
+        "agrees with the answer key on generated inputs"}

@@ -11,6 +11,7 @@ from typing import Any
 
 from .. import exercise
 from ..framework import Case, describe
+from ..generated import Comparison, Draw, register
 
 
 class _Recorder:
@@ -107,27 +108,29 @@ def _is(expected: str) -> Callable[[str, list[str]], bool | str]:
     return test
 
 
+GENERATED = "agrees with the answer key on generated inputs"
 RULES = {
     "always returns text for the model to read": ("a result that is not text becomes text",
-                                                   "runs the named tool"),
-    "it never raises": ("any exception becomes an observation (ZeroDivisionError)",
+                                                   "runs the named tool", GENERATED),
+    "it never raises": ("any exception becomes an observation (ZeroDivisionError)", GENERATED,
                         "an exception becomes an observation",
                         "unknown name: say so and list the real tools"),
     "the result as text: `str(result)`": ("a result that is not text becomes text",
                                           "a tool that returns 0: a result, not nothing"),
     "`name` is not in `tools`": ("unknown name: say so and list the real tools",),
     "Run only a tool whose name matches": ("a name in the wrong case is not run",
-                                           "the closest name is a different, harmful tool"),
+                                           "the closest name is a different, harmful tool", GENERATED),
     "Do not lower-case the name or look for the closest one": (
         "a name in the wrong case is not run", "the closest name is a different, harmful tool"),
     "the exception's type, its message and a suggestion of what to change": (
         "an exception becomes an observation", "bad input raised inside the tool"),
     "it returned `None`, blank text, or an empty list or dict": (
         "a tool that returns None", "a tool that returns blank text", "a tool that returns an empty list",
-        "a tool that returns an empty dict (the lesson's order 88219)"),
+        "a tool that returns an empty dict (the lesson's order 88219)", GENERATED),
     "name the tool, and use one of the words": ("a tool that returns None",),
     "A result such as `0` or `False` is a result": ("a tool that returns 0: a result, not nothing",
-                                                   "a tool that returns False: a result, not nothing"),
+                                                   "a tool that returns False: a result, not nothing",
+                                                   GENERATED),
 }
 
 
@@ -170,7 +173,7 @@ def run_tool_cases(run_tool: Callable):
                          "KeyError: 'pens'. Check the input against the tool description.\"")
     yield _run_tool_case("bad input raised inside the tool", run_tool,
                          {"get_order": (lambda t: str(int(t)),)}, ("get_order", "eighty-eight"),
-                         _reports_error("ValueError", "invalid literal for int()", "get_order"),
+                         _reports_error("ValueError", _message_of(lambda: int("eighty-eight")), "get_order"),
                          "Report type(error).__name__ and str(error), then what to change.")
     yield _run_tool_case("a tool that returns None", run_tool, {"get_order": (None,)},
                          ("get_order", "88219"), _says_nothing("get_order"),
@@ -180,7 +183,7 @@ def run_tool_cases(run_tool: Callable):
                          "A blank string is no answer either: check `not str(result).strip()`.")
     yield _run_tool_case("any exception becomes an observation (ZeroDivisionError)", run_tool,
                          {"share": (lambda t: str(100 // int(t)),)}, ("share", "0"),
-                         _reports_error("ZeroDivisionError", "integer division or modulo by zero", "share"),
+                         _reports_error("ZeroDivisionError", _message_of(lambda: 100 // int("0")), "share"),
                          "The statement says run_tool never raises: catch Exception, not a list of the "
                          "errors you thought of. A tool can raise anything.")
     yield _run_tool_case("a tool that returns an empty dict (the lesson's order 88219)", run_tool,
@@ -199,3 +202,86 @@ def run_tool_cases(run_tool: Callable):
                          "An empty list or dict is no answer either: str([]) is '[]', which a model "
                          "reads as 'all is well'. Check `isinstance(result, (list, dict, tuple, set)) "
                          "and not result` too.")
+    yield COMPARISON.case(run_tool)
+
+
+def _message_of(function: Callable[[], Any]) -> str:
+    """The message this Python gives for an error (its wording changes between versions)."""
+    try:
+        function()
+    except Exception as error:
+        return str(error)
+    raise AssertionError("the function was expected to raise")
+
+
+def _empty(result: Any) -> bool:
+    return result is None or (isinstance(result, list | dict) and not result) or (
+        isinstance(result, str) and not result.strip())
+
+
+def key(tools: dict, name: str, text: str) -> str:
+    """The answer key: exact names only; every failure and every empty result said in words."""
+    if name not in tools:
+        return f"Unknown tool {name!r}. Available tools: {', '.join(tools)}."
+    try:
+        result = tools[name](text)
+    except Exception as error:
+        return (f"{name} failed with {type(error).__name__}: {error}. "
+                "Check the input against the tool description and try again.")
+    return f"{name} returned nothing for {text!r}." if _empty(result) else str(result)
+
+
+class Oddity(Exception):
+    """An exception the student cannot have listed: run_tool must catch Exception itself."""
+
+
+RESULTS = ("A pen costs 2.", 0, False, 42, 3.5, "0", "  ", "", None, [], {}, [0], {"id": 7}, "Zürich ✓",
+           ValueError("bad literal"), KeyError("pens"), Oddity("the tool broke"), ZeroDivisionError("z"),
+           RuntimeError("ünïcode fault"))
+NAMES = ("price", "get_order", "refund_order", "calculate", "größe")
+
+
+def _inputs(draw: Draw) -> tuple:
+    names = list(dict.fromkeys(draw.pick(NAMES) for _ in range(1 + draw.below(3))))
+    tools = {name: draw.pick(RESULTS) for name in names}
+    called = draw.pick((names[0], names[-1], names[0].upper(), names[0][:-1], "get_price", f"{names[0]} "))
+    return tools, called, draw.pick(("pen", "", "88219", "東京"))
+
+
+def _tools_of(specs: dict[str, Any], recorder: _Recorder) -> dict[str, Callable]:
+    """Sample tools from {name: what it returns, or the exception it raises}."""
+    return {n: recorder.tool(n, *((None, r) if isinstance(r, BaseException) else (r,)))
+            for n, r in specs.items()}
+
+
+def _call(student: Callable, args: tuple) -> dict[str, Any]:
+    specs, name, text = args
+    recorder = _Recorder()
+    return {"observation": student(_tools_of(specs, recorder), name, text), "tools run": recorder.ran}
+
+
+def _show(args: tuple) -> str:
+    specs, name, text = args
+    tools = ", ".join(f"{n!r}: a tool that {'raises' if isinstance(r, BaseException) else 'returns'} {r!r}"
+                      for n, r in specs.items())
+    return f"run_tool({{{tools}}}, {name!r}, {text!r})"
+
+
+def _compare(args: tuple, expected: Any, got: Any) -> bool | str:
+    specs, name, _ = args
+    observation = got.get("observation") if isinstance(got, dict) else got
+    if not isinstance(observation, str) or not observation.strip():
+        return "run_tool must always return text for the model to read"
+    if name not in specs:
+        return _lists_tools(name, list(specs))(observation, got["tools run"])
+    result = specs[name]
+    if isinstance(result, BaseException):
+        return _reports_error(type(result).__name__, str(result), name)(observation, got["tools run"])
+    return _says_nothing(name)(observation, []) if _empty(result) else _is(str(result))(observation, [])
+
+
+COMPARISON = register(Comparison(
+    "04.run_tool", lambda specs, name, text: key(_tools_of(specs, _Recorder()), name, text),
+    _inputs, _compare, _show, call=_call,
+    hint="Exact names only; catch Exception (a tool can raise anything); say 'nothing' for None, blank "
+         "text, [] and {}; any other result, 0 and False too, is str(result)."))

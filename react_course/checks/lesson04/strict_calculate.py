@@ -21,15 +21,17 @@ from typing import Any
 
 from .. import exercise
 from ..framework import Case, describe
-from . import _isolated
+from .calculate_key import COMPARISON
+from .huge_power import huge_power_case
 
-HUGE = "9 ** 9 ** 9"
+GENERATED = COMPARISON.name
+
 # Exponents above 100, each refused with an error about the exponent.
 _EXPONENT = ("2 ** 101", "2 ** (10 * 11)", "(-3) ** 150")
 # Computing these first raises (division by zero, float overflow): an exponent error shows the order.
 _ORDER = ("0 ** -101", "10.0 ** 400")
 # Exponents of at most 100 whose results are too long; all cheap to compute: 9 ** 10000 is instant.
-_SIZE = ("11 ** 100", "(-11) ** 100", "(2 ** 100) ** 100", "(9 ** 100) ** 100 % 7")
+_SIZE = ("11 ** 100", "(-11) ** 100", "(2 ** 100) ** 100", "(9 ** 100) ** 100 % 7", "10 ** 100")
 _GATE = {**dict.fromkeys(_EXPONENT + _ORDER, "exponent"), **dict.fromkeys(_SIZE, "digits")}
 
 
@@ -126,6 +128,8 @@ def _arithmetic_cases(calculate: Callable) -> Iterator[Case]:
     yield _right_case(calculate, "every allowed operator",
                       {"7 / 2": 3.5, "7 // 2": 3, "7 % 3": 1, "2 ** 10": 1024, "0.15 * 12200000": 1830000.0},
                       "Allow + - * / // % **: ast.Add, Sub, Mult, Div, FloorDiv, Mod, Pow.")
+    yield _right_case(calculate, "spaces around the expression", {" 1 + 2": 3, "2 * 3\n": 6, "\t7 ": 7},
+                      "ast.parse(' 1 + 2', mode='eval') raises IndentationError: strip the text first.")
     yield _refused_case(calculate, "division by zero and overflow are error texts",
                         {"1 / 0": "zero", "5 // 0": "zero", "5 % 0": "zero", "1e300 ** 2": ""},
                         "an arithmetic failure must come back as an 'Error: ...' text, not an exception",
@@ -187,70 +191,19 @@ def _power_cases(calculate: Callable) -> Iterator[Case]:
                         "Check abs(exponent) > 100 and raise BEFORE computing the power; never compute "
                         "it and then catch the error or compare.")
     yield _right_case(calculate, "powers within both caps are computed",
-                      {"2 ** 100": 2 ** 100, "9 ** 100": 9 ** 100, "(-2) ** 99": (-2) ** 99,
-                       "0 ** 100": 0, "2 ** -2": 0.25, "(2 ** 50) ** 2": 2 ** 100, "2 ** 0.5": 2 ** 0.5},
+                      {"2 ** 100": 2 ** 100, "10 ** 99": 10 ** 99, "9 ** 100": 9 ** 100,
+                       "(-2) ** 99": (-2) ** 99, "0 ** 100": 0, "2 ** -2": 0.25, "(2 ** 50) ** 2": 2 ** 100,
+                       "2 ** 0.5": 2 ** 0.5},
                       "Refuse exponents above 100 (100 itself is fine), and refuse on size only when "
-                      "exponent * math.log10(abs(base)) > 100 with abs(base) > 1 and exponent > 0.")
+                      "exponent * math.log10(abs(base)) >= 100 with abs(base) > 1 and exponent > 0.")
     yield _refused_case(calculate, "results of more than 100 digits are refused",
                         dict.fromkeys(_SIZE, "digits"),
                         "every exponent here is at most 100, yet the result is too long; without a size "
                         "cap, '(((9 ** 100) ** 100) ** 100) ** 100 % 7' runs for minutes",
                         "Before computing an integer power, estimate its length: refuse it when "
-                        "exponent * math.log10(abs(base)) > 100 (abs() for negative bases).")
-    yield _huge_power_case(calculate)
-
-
-def _huge_power_case(calculate: Callable) -> Case:
-    if not _isolated.can_fork():
-        return Case(f"{HUGE} is refused (skipped: this platform cannot run it in a separate process)",
-                    lambda: "skipped", test=lambda got: True, given=f"strict_calculate({HUGE!r})")
-    return Case(f"{HUGE} is refused, not computed (run in a separate process)", _huge_power(calculate),
-                given=f"strict_calculate({HUGE!r}) in a separate process, after the cheap powers above "
-                      "were refused",
-                test=_huge_power_test, show=_show_huge_power, time_limit=_isolated.CHILD_SECONDS + 3,
-                hint=f"{HUGE} is 9 ** 387420489: check the exponent before computing the power.")
-
-
-def _huge_power(calculate: Callable) -> Callable[[], tuple[str, str, str]]:
-    def run() -> tuple[str, str, str]:
-        for probe, word in _GATE.items():
-            got = calculate(probe)
-            if not (_is_error(got) and word in got.lower()):
-                return ("not run", probe, describe(got, 80))
-        kind, answer = _isolated.call_in_child(calculate, HUGE)
-        return (kind, HUGE, answer)
-    return run
-
-
-def _huge_power_test(got: tuple[str, str, str]) -> bool | str:
-    status, expression, answer = got
-    if status == "not run":
-        return (f"{HUGE} was NOT run: first, strict_calculate({expression!r}) returned {answer} instead "
-                f"of the error the cases above ask for, so {HUGE} (about 370 million digits) could hang "
-                "your calculator")
-    if status == "timed out":
-        return (f"no answer within {_isolated.CHILD_SECONDS:g} s, so the separate process was stopped: your "
-                "calculator computes the power before it checks the caps")
-    if status == "died":
-        return "the separate process ended without an answer: strict_calculate must return a text"
-    if status != "text":
-        return f"strict_calculate({HUGE!r}) {_verb(status)} {answer}: return an error text"
-    return (_is_error(answer) and "exponent" in answer.lower()) or (
-        f"strict_calculate({HUGE!r}) returned {describe(answer, 80)}: refuse it with an error about the "
-        "exponent")
-
-
-def _show_huge_power(got: tuple[str, str, str]) -> str:
-    status, expression, answer = got
-    if status == "not run":
-        return f"strict_calculate({expression!r}) returned {answer}; {HUGE} was not run"
-    if status in ("timed out", "died"):
-        return f"no answer from strict_calculate({HUGE!r})"
-    return f"strict_calculate({HUGE!r}) {_verb(status)} {describe(answer, 120)}"
-
-
-def _verb(status: str) -> str:
-    return "raised" if status == "raised" else "returned"
+                        "exponent * math.log10(abs(base)) >= 100 (abs() for negative bases).")
+    yield COMPARISON.case(calculate)
+    yield huge_power_case(calculate, _GATE)
 
 
 RULES = {
@@ -263,15 +216,20 @@ RULES = {
         "strings and lists are refused", "other operators are refused"),
     "before it is computed": ("the exponent is checked before the power is computed",),
     "Exponent cap:": ("exponents above 100 are refused",
-                      "the exponent is checked before the power is computed"),
-    "`2 ** 100` is allowed": ("powers within both caps are computed",),
-    "Size cap:": ("results of more than 100 digits are refused", "powers within both caps are computed"),
+                      "the exponent is checked before the power is computed", GENERATED),
+    "`2 ** 100` is allowed": ("powers within both caps are computed", GENERATED),
+    "Size cap:": ("results of more than 100 digits are refused", "powers within both caps are computed",
+                  GENERATED),
+    "`10 ** 100`, with 101 digits, is refused": ("results of more than 100 digits are refused",),
+    "Spaces, tabs and newlines around the expression are allowed": ("spaces around the expression",
+                                                                    GENERATED),
     "Errors are texts, never exceptions": ("division by zero and overflow are error texts",
                                            "not an expression",
                                            "a 6,000-term sum gives a text, not an exception"),
     "Division by zero gives `Error: division by zero`": ("division by zero and overflow are error texts",),
     "not a finite real number": ("infinity and nan are refused", "a complex result is refused"),
-    "The result is the value as text": ("arithmetic with parentheses and signs", "every allowed operator"),
+    "The result is the value as text": ("arithmetic with parentheses and signs", "every allowed operator",
+                                        GENERATED),
 }
 
 
@@ -286,7 +244,7 @@ RULES = {
         "Map operator classes to functions: {ast.Add: operator.add, ..., ast.Pow: operator.pow}. "
         "For ast.Pow, call a check on the evaluated base and exponent BEFORE computing the power: "
         "first abs(exponent) > 100, then, for two ints with abs(base) > 1 and exponent > 0, "
-        "exponent * math.log10(abs(base)) > 100.",
+        "exponent * math.log10(abs(base)) >= 100.",
         "After each operation, refuse a result that is complex or a float that is not finite. "
         "Put one try/except around parsing and evaluating in strict_calculate(): ZeroDivisionError "
         "and then any other Exception (OverflowError, RecursionError, your ValueError) become "

@@ -10,6 +10,9 @@ from typing import Any
 
 from .. import exercise
 from ..framework import Case, describe
+from .tool_list_key import COMPARISON
+
+GENERATED = COMPARISON.name
 
 
 def _price(item: str) -> str:
@@ -131,14 +134,16 @@ def _show_outcome(got: tuple[str, Any]) -> str:
 
 
 RULES = {
-    "One line per function, in the order given": ("one tool, one line", "tools in the order given"),
+    "One line per function, in the order given": ("one tool, one line", "tools in the order given",
+                                                  GENERATED),
     "`- name(param: type, ...): description`": ("one tool, one line", "a tool without parameters"),
     "Types are the hints' names": ("every type named",),
     "leave out the return type and default values": ("one tool, one line",
-                                                     "docstring spread over several lines and paragraphs"),
-    "up to its first doctest line": ("doctest lines left out",),
+                                                     "docstring spread over several lines and paragraphs",
+                                                     GENERATED),
+    "up to its first doctest line": ("doctest lines left out", GENERATED),
     "every run of spaces and newlines becomes one space": (
-        "docstring spread over several lines and paragraphs",),
+        "docstring spread over several lines and paragraphs", GENERATED),
     "A function without a docstring": ("a function without a docstring is refused",),
     "a parameter that has no type hint": ("a parameter without a type hint is refused",
                                           "every parameter needs a hint, not just one",
@@ -207,3 +212,4 @@ def tool_list_cases(describe_tools: Callable):
         expected="- _no_params_docstring_only(): Roll a die.",
         test=lambda got: _same_lines(got, "- _no_params_docstring_only(): Roll a die."),
         hint="With no parameters there is no hint to miss: only the docstring is required.")
+    yield COMPARISON.case(describe_tools)

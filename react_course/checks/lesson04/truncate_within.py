@@ -13,6 +13,7 @@ from typing import Any
 
 from .. import exercise
 from ..framework import Case
+from ..generated import Comparison, Draw, register
 
 _MARKER = re.compile(r"\n\[truncated: (\d+) of (\d+) characters cut\]\Z")
 _LOOSE_MARKER = re.compile(r"\n\[truncated: ([\d,]+) of ([\d,]+) characters cut\]\Z")
@@ -68,8 +69,11 @@ def _kept_too_little(length: int, budget: int, kept: int, total: int) -> str:
     return message
 
 
+GENERATED = "agrees with the answer key on generated inputs"
 RULES = {
-    "comes back unchanged": ("short text unchanged", "empty text unchanged", "exactly the budget: unchanged"),
+    "comes back unchanged": ("short text unchanged", "empty text unchanged", "exactly the budget: unchanged",
+                             GENERATED),
+    "exactly in this form": ("the marker's counts are right", GENERATED),
     "keeps the beginning of the text": ("a long observation: within budget, marker included",
                                         "newlines in the text are kept"),
     "followed by a marker line that says how much was cut": (
@@ -78,7 +82,7 @@ RULES = {
     "marker included, has at most `budget` characters": (
         "a long observation: within budget, marker included", "a huge page: the counts have more digits"),
     "keep every character that fits": ("as much as fits is kept", "the cut has fewer digits than the total",
-                                       "one character over: cut, with a marker"),
+                                       "one character over: cut, with a marker", GENERATED),
 }
 
 
@@ -123,3 +127,44 @@ def truncate_within_cases(truncate: Callable):
     yield case("the cut has fewer digits than the total", _SAMPLE[:1005], 100,
                "1005 characters, 100 kept at most: the cut (about 950) has 3 digits, the total 4. "
                "A marker measured with the total is one character too long: keep one more.")
+    yield COMPARISON.case(truncate)
+
+
+def key(text: str, budget: int) -> str:
+    """The answer key: start from the longest marker, then keep one more character while it fits."""
+    if len(text) <= budget:
+        return text
+    total = len(text)
+
+    def marker(kept: int) -> str:
+        return f"\n[truncated: {total - kept} of {total} characters cut]"
+
+    kept = budget - len(marker(0))
+    while kept + 1 + len(marker(kept + 1)) <= budget:
+        kept += 1
+    return text[:kept] + marker(kept)
+
+
+PIECES = ("A pen costs 2. ", "Zürich ", "東京タワー ", "🙂", "\n", "line\r\n", "\t", "x" * 40)
+
+
+def _inputs(draw: Draw) -> tuple:
+    budget = draw.pick((50, 51, 60, 99, 100, 101, 120, 200, 999, 1000))
+    # Lengths near the budget, and near the points where the cut or the total gains a digit.
+    length = draw.pick((0, 1, budget - 1, budget, budget + 1, budget + 9, 99, 100, 101, 999, 1000, 1001,
+                        1005, 1050, 9999, 10_000, 10_001, 12_345))
+    pieces = draw.many(lambda d: d.pick(PIECES), 6) or ["."]
+    text = "".join(pieces)
+    return (text * (length // len(text) + 1))[:length], budget
+
+
+def _show(args: tuple) -> str:
+    text, budget = args
+    shown = repr(text) if len(text) <= 60 else f"{text[:40]!r}... (a text of {len(text)} characters)"
+    return f"truncate_within({shown}, {budget})"
+
+
+COMPARISON = register(Comparison(
+    "04.truncate_within", key, _inputs, lambda args, expected, got: _fits(*args)(got), _show,
+    hint="Exactly budget characters after a cut: the kept beginning, then the marker line in the exact "
+         "form the statement gives, with the real counts."))
