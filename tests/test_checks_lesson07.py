@@ -7,6 +7,7 @@ import json
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import pytest
+from mutation_suite import caught_under
 
 from react_course.checks import _lookup, check
 from react_course.checks.lesson07.what_remains import CLASSES
@@ -231,6 +232,8 @@ RUN_CALLS_MUTANTS = {
     "failures become blank results": calls_mutant(runner=silent_failures),
     "side effects in reverse order": reversed_side_effects,
     "only the successful results": only_successes,
+    "only the first three calls answered": lambda calls, tools, side_effects=frozenset(): run_calls(
+        calls[:3], tools, side_effects),
 }
 
 
@@ -283,6 +286,21 @@ def unbounded_loop(client, tools, messages, *, model="scripted", max_steps=4):
     return native_loop(client, tools, messages, model=model, max_steps=10_000)
 
 
+def text_is_the_answer(client, tools, messages, *, model="scripted", max_steps=4):
+    """Returns a reply's text even when the reply also holds tool calls."""
+    class Talkative:
+        def __init__(self):
+            self.chat = type("Chat", (), {"completions": self})()
+
+        def create(self, **request):
+            response = client.chat.completions.create(**request)
+            if response.choices[0].message.content:
+                response.choices[0].message.tool_calls = None
+            return response
+
+    return native_loop(Talkative(), tools, messages, model=model, max_steps=max_steps)
+
+
 NATIVE_LOOP_MUTANTS = {
     "only the first call of a turn kept and answered": first_call_only,
     "the last call sends tool_choice without the tools": no_tools_on_the_last_call,
@@ -297,6 +315,7 @@ NATIVE_LOOP_MUTANTS = {
     "the caller's list is changed": loop_mutant(copy=False),
     "no tools declared": loop_mutant(declare=False),
     "no step limit": unbounded_loop,
+    "a reply with text taken as the answer, calls and all": text_is_the_answer,
 }
 
 
@@ -353,6 +372,8 @@ NEXT_INPUT_MUTANTS = {
     "results before the output items": input_mutant(outputs_first=True),
     "the caller's list is changed": input_mutant(copy=False),
     "only the calls passed back": only_calls_back,
+    "only the first three output items passed back": lambda items, output, tools, run_tool=run_tool: (
+        next_input(items, output[:3], tools, run_tool)),
 }
 
 
@@ -383,3 +404,23 @@ def test_every_rule_is_exercised_by_a_case_the_mutants_reach():
         assert spec.rules, exercise_id
         for rule, names in spec.rules:
             assert names, (exercise_id, rule)
+
+
+# ------------------------------------------------- mutants the generated comparison catches
+
+CAUGHT_UNDER = [
+    ("07.native_loop", "a reply with text taken as the answer, calls and all",
+     "When the reply has no tool calls, its `content` is the answer"),
+    ("07.run_calls", "only the first three calls answered",
+     "one tool message per call, in the order of the calls"),
+    ("07.next_input", "only the first three output items passed back",
+     "every output item, reasoning items included, in the order they came"),
+]
+
+
+@pytest.mark.parametrize(("exercise_id", "name", "rule"), CAUGHT_UNDER)
+def test_a_mutant_is_caught_under_its_rule(exercise_id, name, rule):
+    catalogue = {"07.native_loop": NATIVE_LOOP_MUTANTS, "07.run_calls": RUN_CALLS_MUTANTS,
+                 "07.next_input": NEXT_INPUT_MUTANTS}[exercise_id]
+    problem = caught_under(exercise_id, catalogue[name], rule)
+    assert not problem, problem

@@ -10,7 +10,7 @@ call, a call left without its result, a ``tool_choice`` without ``tools``), and,
 limit fails a case instead of hanging the notebook.
 
 The model behind it is a function of the messages and the request's
-``tool_choice``: it returns text (an answer) or a list of calls.
+``tool_choice``: it returns text (an answer), a list of calls, or both.
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ from typing import Any
 from ...transcript import broken_link
 from ..framework import CallBudgetExceeded
 
-Turn = str | list[tuple[str, str]]  # an answer, or calls as (name, arguments text)
+# An answer, calls as (name, arguments text), or (text, calls): a reply with both, whose text
+# is not the answer (the loop must run the calls).
+Turn = str | list[tuple[str, str]] | tuple[str, list[tuple[str, str]]]
 
 
 class ApiRefused(Exception):
@@ -81,13 +83,14 @@ class FakeChat:
         if request.get("tool_choice") == "none" and not isinstance(turn, str):
             turn = "Best effort: I ran out of steps."  # the API honours tool_choice="none"
         number = len(self.requests)
-        if isinstance(turn, str):
-            message: dict[str, Any] = {"role": "assistant", "content": turn}
-            finish = "stop"
-        else:
-            message = {"role": "assistant", "content": None, "tool_calls": [
+        text, calls = (turn, []) if isinstance(turn, str) else turn if isinstance(turn, tuple) else (
+            None, turn)
+        message: dict[str, Any] = {"role": "assistant", "content": text}
+        finish = "stop"
+        if calls:
+            message["tool_calls"] = [
                 {"id": f"call_{number}_{i}", "type": "function", "function": {"name": n, "arguments": a}}
-                for i, (n, a) in enumerate(turn, 1)]}
+                for i, (n, a) in enumerate(calls, 1)]
             finish = "tool_calls"
         return ChatCompletion.model_validate({
             "id": f"chatcmpl-{number}", "object": "chat.completion", "created": 0, "model": "scripted",

@@ -14,13 +14,16 @@ from typing import Any
 from .. import exercise
 from ..framework import Case
 from .common import FakeChat, arguments, tool_messages
+from .generated_turns import NATIVE_LOOP
 
+GENERATED = NATIVE_LOOP.name
 RULES = {
-    "When the reply has no tool calls, its `content` is the answer": ("an answer at once",),
+    "When the reply has no tool calls, its `content` is the answer": (
+        "an answer at once", "a reply with text and calls is not the answer", GENERATED),
     "append the assistant message with its tool calls": (
         "one call, then the answer", "the calls are appended before their results"),
     "one tool message per call, linked by its `tool_call_id`": ("two calls in one turn",
-                                                               "results linked by id"),
+                                                               "results linked by id", GENERATED),
     "one more call with `tool_choice=\"none\"`": ("the step limit: one more call that must answer",),
     "send the tool declarations": ("the tools are declared",
                                    "the step limit: one more call that must answer"),
@@ -65,6 +68,13 @@ def _hello(messages: list[dict[str, Any]], tool_choice: Any) -> Any:
 def _one_call_model(messages: list[dict[str, Any]], tool_choice: Any) -> Any:
     """asks for the price of a pen, then answers"""
     return [("price", arguments(item="pen"))] if not _results(messages) else "A pen costs 2."
+
+
+def _talks_then_calls(messages: list[dict[str, Any]], tool_choice: Any) -> Any:
+    """says 'Let me look that up.' with a call for the price of a pen, then answers"""
+    if _results(messages):
+        return "A pen costs 2."
+    return "Let me look that up.", [("price", arguments(item="pen"))]
 
 
 def _never_done(messages: list[dict[str, Any]], tool_choice: Any) -> Any:
@@ -193,3 +203,7 @@ def native_loop_cases(native_loop: Callable):
                max_steps=2)
     yield case("the caller's list is left alone", _one_call_model, _untouched,
                "Start with messages = list(messages).")
+    yield case("a reply with text and calls is not the answer", _talks_then_calls,
+               _answer_is("A pen costs 2.", 2),
+               "A reply can hold text and tool_calls together: it is the answer only without tool_calls.")
+    yield NATIVE_LOOP.case(native_loop)

@@ -16,11 +16,14 @@ from typing import Any
 from .. import exercise
 from ..framework import Case
 from .common import arguments
+from .generated_turns import NEXT_INPUT
 
+GENERATED = NEXT_INPUT.name
 RULES = {
     "every output item, reasoning items included, in the order they came": (
-        "a reasoning item is passed back", "two reasoning items, in order", "a message item is passed back"),
-    "one `function_call_output` item per `function_call`": ("two calls, two outputs",),
+        "a reasoning item is passed back", "two reasoning items, in order", "a message item is passed back",
+        GENERATED),
+    "one `function_call_output` item per `function_call`": ("two calls, two outputs", GENERATED),
     "linked by its `call_id`": ("linked by call_id, not by id",),
     "the text `run_tool` returns": ("two calls, two outputs",),
     "Do not change `items`": ("the input list is left alone",),
@@ -145,3 +148,4 @@ def next_input_cases(next_input: Callable):
 
     yield Case("the input list is left alone", untouched, expected=QUESTION,
                given="items after next_input(items, ...)", hint="Start from a copy: new = list(items).")
+    yield NEXT_INPUT.case(next_input)

@@ -15,16 +15,18 @@ from typing import Any
 from .. import exercise
 from ..framework import Case
 from .common import arguments
+from .generated_turns import RUN_CALLS
 
+GENERATED = RUN_CALLS.name
 RULES = {
     "one tool message per call, in the order of the calls": ("results in the order of the calls",
-                                                            "three calls, three messages"),
+                                                            "three calls, three messages", GENERATED),
     "linked by its `tool_call_id`": ("each result linked by its id",),
     "When every call in the turn is read-only, run them in parallel": ("read-only calls run in parallel",),
     "When any call names a tool in `side_effects`, run them one at a time, in order": (
         "a side effect: one at a time", "a side effect: in the order of the calls",
         "a side effect after a read-only call"),
-    "A partial failure returns every result and every error": ("a partial failure",),
+    "A partial failure returns every result and every error": ("a partial failure", GENERATED),
     "a malformed argument string": ("malformed arguments",),
     "an unknown tool": ("an unknown tool",),
     "an exception inside a tool": ("a tool that raises",),
@@ -239,3 +241,4 @@ def run_calls_cases(run_calls: Callable):
                                   "call_3": _mentions("KeyError", "pen"),
                                   "call_4": _is("A notebook costs 4.")}),
                "One failed call must not lose the others' results: each call gets its own message.")
+    yield RUN_CALLS.case(run_calls)
