@@ -14,6 +14,7 @@ from typing import Any
 from .. import exercise
 from ..framework import Case, describe
 from .common import INVENTED, KEPT, OBS, QUESTION
+from .generated_replies import CALL
 
 # Each case hands the student its own copy (list(SIX_STOPS)): a solution that edits its argument
 # in place must not change what later cases send.
@@ -106,11 +107,13 @@ def _call_case(name: str, run: Callable[[], dict[str, Any]], expected: str, stop
                 given=f"call_with_stops(model, {QUESTION!r}, {stops!r}){note}", hint=hint)
 
 
+GENERATED = CALL.name
 RULES = {
     "calls the model once": ("sends the stop and returns the reply",
                              "sends only the first four of six stops"),
     "with the prompt unchanged": ("sends the stop and returns the reply",),
-    "sends the first four stops": ("sends only the first four of six stops", "one stop of a tuple is sent"),
+    "sends the first four stops": ("sends only the first four of six stops", "one stop of a tuple is sent",
+                                    GENERATED),
     "when there are no stops it sends `None`": ("no stops: None sent, nothing cut",),
     "cuts the reply on the client side with all the stops": (
         "cuts when the model ignores stops", "a stop that could not be sent still cuts",
@@ -168,3 +171,4 @@ def call_with_stops_cases(call: Callable[[Any, str, Any], str]):
                      lambda: _call(call, INVENTED, ("\nObservation",), True), KEPT, ("\nObservation",),
                      f"  # the model ignores stops and replies {INVENTED!r}",
                      "stops may be a tuple: send its first four as a list (list(stops)[:4]).")
+    yield CALL.case(call)

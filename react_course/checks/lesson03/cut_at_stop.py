@@ -15,10 +15,13 @@ from typing import Any
 from .. import exercise, hidden_cases
 from ..framework import Case
 from .common import INVENTED, KEPT, OBS
+from .generated_replies import CUT
 
+GENERATED = CUT.name
 RULES = {
     "before the earliest place where any of the stops occurs": (
-        "cuts just before the stop", "earliest occurrence wins, whatever the order of the stops"),
+        "cuts just before the stop", "earliest occurrence wins, whatever the order of the stops",
+        GENERATED),
     "the stop itself is not kept": ("cuts just before the stop", "a stop at the very start leaves nothing"),
     "Keep the text exactly as it is (no stripping)": (
         "whitespace before the stop is kept", "leading spaces and trailing newlines are kept"),
@@ -32,7 +35,7 @@ RULES = {
         "a stop with | in it is plain text", "a stop with ** in it is plain text"),
     "may be empty or `None`": ("stops=None: unchanged", "no stops: unchanged"),
     "`stops` is a list or tuple of strings": ("a tuple of stops works; the numbered form is cut too",),
-    "Skip empty strings": ("an empty stop is skipped",),
+    "Skip empty strings": ("an empty stop is skipped", GENERATED),
 }
 
 
@@ -161,6 +164,7 @@ def cut_at_stop_cases(cut: Callable[[str, Any], str]):
                     "Observation 2: It is 93 m tall.", ("\nObservation",),
                     "Thought 2: Now the statue.\nAction 2: Search[Statue of Liberty]",
                     "stops may be any sequence (a list or a tuple): just loop over it.")
+    yield CUT.case(cut)
 
 
 def _reference_cut(text: str, stops: Sequence[str] | None) -> str:

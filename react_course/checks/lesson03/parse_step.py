@@ -14,6 +14,7 @@ from typing import Any
 from .. import exercise
 from ..framework import Case, describe
 from .common import INVENTED, expect_step, show_step, shown_expected, step_types
+from .generated_replies import PARSE
 
 # (case name, reply, expected, hint). Expected: ("action", tool, input), ("final", answer),
 # ("error",) for a ParseError that shows the format, or ("any",) for "a step, never an exception".
@@ -223,6 +224,7 @@ def _run_odd(parse: Callable[[str], Any]) -> Any:
     return "every reply gave a step"
 
 
+GENERATED = PARSE.name
 RULES = {
     "It returns one of the library's three classes": ("two-line format", "final answer",
                                                       "chatter with no keywords"),
@@ -232,7 +234,7 @@ RULES = {
     "the paper's `finish[...]` in any case": ("finish[answer] is a final answer",
                                               "the paper's capitalised Finish[answer]"),
     "numbered keywords": ("numbered keywords (the paper's Action 2:)",),
-    "any case (`action input:`)": ("keywords in any case", "FINAL ANSWER in capitals"),
+    "any case (`action input:`)": ("keywords in any case", "FINAL ANSWER in capitals", GENERATED),
     "extra spaces": ("extra spaces",),
     "markdown bold": ("markdown bold", "final answer in bold"),
     "the input on the next line": ("input on the next line",),
@@ -244,7 +246,8 @@ RULES = {
         "brackets inside the input", "trailing text after the closing bracket",
         "invented observation with brackets, after tool[input]"),
     "The first `Action` or `Final Answer` line decides": (
-        "action, invented observation, final answer", "an action, then an answer (no observation between)",
+        GENERATED, "action, invented observation, final answer",
+        "an action, then an answer (no observation between)",
         "two actions: the first one counts", "two two-line actions: the first one counts"),
     "Anything after an action was written before its observation existed": (
         "action, invented observation, final answer",
@@ -292,3 +295,4 @@ def parse_step_cases(parse: Callable[[str], Any]):
         yield Case(name, lambda reply=reply: parse(reply), expected=shown_expected(expected),
                    test=_case_test(name, expected), show=show_step,
                    given=f"parse_step({reply!r})", hint=hint)
+    yield PARSE.case(parse)

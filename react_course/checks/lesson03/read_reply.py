@@ -16,6 +16,7 @@ from typing import Any
 from .. import exercise
 from ..framework import Case, describe, nonblank_lines
 from .common import INVENTED, KEPT, OBS, Shown, expect_step, show_step, shown_expected
+from .generated_replies import READ
 
 # (case name, reply, stops, expected step, expected cut, hint)
 READ_CASES: tuple[tuple[str, str, list[str], tuple[str, ...], str, str], ...] = (
@@ -120,6 +121,7 @@ def _show_read(got: Any) -> str:
     return describe(got)
 
 
+GENERATED = READ.name
 RULES = {
     "`rc.parse_step` of the reply after the client-side cut": (
         "an invented observation is cut and recorded", "a thought, then an invented observation",
@@ -130,7 +132,7 @@ RULES = {
         "a final answer, then an invented observation", "an invented observation is cut and recorded",
         "the text after the stop keeps its spaces and newlines"),
     "in the order the library's loop records it": ("both kinds of cut in one reply, discarded first",),
-    "Join the non-empty parts with": ("both kinds of cut in one reply, discarded first",),
+    "Join the non-empty parts with": ("both kinds of cut in one reply, discarded first", GENERATED),
     "strip nothing": ("both kinds of cut in one reply, discarded first",
                       "the text after the stop keeps its spaces and newlines"),
     "the cut is `''` when nothing was thrown away": (
@@ -157,3 +159,4 @@ def read_reply_cases(read: Callable[[str, Any], Any]):
         yield Case(name, lambda reply=reply, stops=stops: read(reply, stops), expected=shown,
                    test=_read_test(expected, want, reply, stops), show=_show_read,
                    given=f"read_reply({reply!r}, {stops!r})", hint=hint)
+    yield READ.case(read)
