@@ -12,6 +12,7 @@ from typing import Any
 from .. import exercise
 from ..framework import Case
 from .common import EIFFEL, NO_PAGE, QUESTION
+from .generated_traces import RENDER
 
 
 def _same_text(expected: str) -> Callable[[Any], bool | str]:
@@ -60,11 +61,12 @@ TOTAL = _step("Three notebooks at 4 and two pens at 2.", "calculate", "3 * 4 + 2
 
 
 
+GENERATED = RENDER.name
 RULES = {
     "Question: <question>": ("one step and an answer", "no steps: a reason-only answer"),
-    "then for each step": ("three steps, every one kept, in order",),
+    "then for each step": ("three steps, every one kept, in order", GENERATED),
     "(left out when the thought is empty or missing)": (
-        "a step without a thought (act-only)", "a step with no 'thought' key at all"),
+        "a step without a thought (act-only)", "a step with no 'thought' key at all", GENERATED),
     'Action Input: <step["input"]>': ("one step and an answer",
                                       "agrees with the library's transcript of a real run"),
     "exactly as given, even over several lines": (
@@ -100,6 +102,7 @@ def render_trace_cases(render_trace: Any):
     for rows in (_shop_rows, _library_rows, _edge_rows):
         for row in rows():
             yield case(*row)
+    yield RENDER.case(render_trace)
 
 
 def _shop_rows() -> list[tuple]:

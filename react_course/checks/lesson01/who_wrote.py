@@ -14,6 +14,7 @@ from typing import Any
 from .. import exercise
 from ..framework import Case
 from .common import EIFFEL, QUESTION
+from .generated_traces import WHO_WROTE
 
 
 def _labels(text: str) -> Callable[[Any], bool | str]:
@@ -199,6 +200,7 @@ WHO_WROTE_TRACES = {
 }
 
 
+GENERATED = WHO_WROTE.name
 RULES = {
     "one label per line": ("a multi-line observation", "a multi-line thought"),
     "Split the transcript with transcript.splitlines()": ("a trace that ends with a newline",),
@@ -209,8 +211,8 @@ RULES = {
         "one full step, in the canonical format", "Action Input is the model's"),
     "then an optional step number": ("the paper's numbered format",),
     "spaces before the keyword are allowed": ("spaces before a keyword",),
-    "Keywords may be in any case": ("keywords in any case",),
-    "count only as whole words": ("a word that only starts like a keyword",),
+    "Keywords may be in any case": ("keywords in any case", GENERATED),
+    "count only as whole words": ("a word that only starts like a keyword", GENERATED),
     'A line that starts with "[" is a note by the program': ("the program's notes in brackets",),
     "continues the line before it and has the same author": (
         "a multi-line observation", "a multi-line thought", "the program's notes in brackets"),
@@ -242,3 +244,4 @@ def who_wrote_cases(who_wrote: Any):
         "the program's notes in brackets", "act_only", who_wrote,
         "Lines such as '[step limit reached: ...]' and '[ended: ...]' are notes the program adds, "
         "and the 'Answer:' line after '[ended: ...]' continues that note.")
+    yield WHO_WROTE.case(who_wrote)

@@ -28,6 +28,7 @@ from .common import (
     logged_tools,
     stop_was_sent,
 )
+from .generated_runs import ONE_STEP
 
 GIVEN = ("history = rc.build_prompt(question, tools.describe(), tools.names); "
          "one_step(history, model, tools)")
@@ -143,6 +144,7 @@ def _show_sent(run: dict[str, Any]) -> str:
     return f"prompt: {same}; stop: {call.stop!r}"
 
 
+GENERATED = ONE_STEP.name
 RULES = {
     "Call the model with the whole history and the stop sequence": (
         "the whole history is the prompt, sent with the stop sequence",
@@ -161,7 +163,7 @@ RULES = {
     "An `rc.ParseError`: the observation is `step.message`": (
         "a reply that cannot be read becomes the observation",),
     'Return `(history + "\\n" + reply + "\\nObservation: " + observation, None)`': (
-        "an action runs the tool and appends the reply and the observation",),
+        "an action runs the tool and appends the reply and the observation", GENERATED),
     "`answer` is `None` when the loop should go on": (
         "an action runs the tool and appends the reply and the observation",
         "a reply that cannot be read becomes the observation"),
@@ -186,6 +188,7 @@ def one_step_cases(one_step: Callable) -> Any:
     yield from _action_cases(one_step)
     yield from _final_cases(one_step)
     yield from _observation_cases(one_step)
+    yield ONE_STEP.case(one_step)
 
 
 def _action_cases(one_step: Callable) -> Iterator[Case]:

@@ -17,6 +17,7 @@ from .. import exercise
 from ..framework import Case, describe
 from ..guards import GuardedModel
 from .common import ADD_UP, ANSWER, ASK_NOTEBOOK, ASK_PEN, QUESTION, UNREADABLE, Text, logged_tools
+from .generated_runs import REACT_LOOP
 from .loop_prompts import (
     calls,
     every_stop,
@@ -28,6 +29,7 @@ from .loop_prompts import (
 )
 from .loop_runs import always, answers, hand_over, never_answers, prompts, run_loop, show_answer
 
+GENERATED = REACT_LOOP.name
 RULES = {
     "start the history with `rc.build_prompt(question, tools.describe(), tools.names)`": (
         "the first prompt holds the tools and the question", "each call starts a new history"),
@@ -38,10 +40,11 @@ RULES = {
     "at most `max_steps` times": (
         "stops after max_steps calls and hands over", "max_steps=1 allows one call"),
     "every call counts as a step, whatever the reply": (
-        "replies that cannot be read count as steps", "calls to unknown tools count as steps"),
+        "replies that cannot be read count as steps", "calls to unknown tools count as steps", GENERATED),
     "always with `STOP`": ("every call sends the stop sequence",),
     "append each reply and then its observation to the history": (
-        "each observation is in the next prompt", "the model's own replies are in the next prompt"),
+        "each observation is in the next prompt", "the model's own replies are in the next prompt",
+        GENERATED),
     "return the answer's text as soon as a reply is a final answer": (
         "a first reply that is a final answer ends the loop",
         "a final answer on the last allowed step counts",
@@ -74,6 +77,7 @@ def react_loop_cases(react_loop: Callable) -> Any:
     yield from _limit_cases(react_loop)
     yield from _counted_cases(react_loop)
     yield from _reply_cases(react_loop)
+    yield REACT_LOOP.case(react_loop)
 
 
 def _answer_cases(react_loop: Callable) -> Iterator[Case]:

@@ -15,6 +15,7 @@ from typing import Any
 from .. import exercise
 from ..framework import Case
 from .common import Text
+from .generated_runs import SCRIPTED
 from .scripted_runs import (
     CUT_REPLY,
     OBS_REPLY,
@@ -37,14 +38,15 @@ from .scripted_runs import (
     show_raised,
 )
 
+GENERATED = SCRIPTED.name
 RULES = {
     "it returns the replies in order, first in, first out": (
-        "replies come back in order (first in, first out)",),
+        "replies come back in order (first in, first out)", GENERATED),
     "when `stop` (a list of strings, or `None`) is given": (
         "with no stop, the whole reply comes back", "stop passed by position, as a loop passes it",
         "a stop that is not in the reply changes nothing"),
     "it cuts the reply just before the": ("the reply is cut just before the stop sequence",),
-    "whichever stop that is": ("several stops: cut at the one that comes first in the reply",),
+    "whichever stop that is": ("several stops: cut at the one that comes first in the reply", GENERATED),
     "place where any of the stop sequences occurs in it": (
         "a stop is plain text, even with | or * in it",),
     "even if it occurs again later": ("a stop that occurs twice: cut at its first occurrence",),
@@ -82,6 +84,7 @@ def scripted_model_cases(make: Callable) -> Any:
     yield from _where_cases(make)
     yield from _record_cases(make)
     yield from _isolation_cases(make)
+    yield SCRIPTED.case(make)
 
 
 def _reply_cases(make: Callable) -> Iterator[Case]:

@@ -68,7 +68,7 @@ def _segment(draw: Draw) -> list[str]:
     return [draw.pick(("I think it is 330 m.", "", "Observations so far: none", "Action Input: 5"))]
 
 
-def _reply(draw: Draw) -> str:
+def any_reply(draw: Draw) -> str:
     return "\n".join(line for _ in range(draw.below(5)) for line in _segment(draw))
 
 
@@ -91,14 +91,14 @@ def _stops(draw: Draw) -> Any:
 
 
 CUT = register(Comparison(
-    "03.cut_at_stop", cut_key, lambda draw: (_reply(draw), _stops(draw)),
+    "03.cut_at_stop", cut_key, lambda draw: (any_reply(draw), _stops(draw)),
     lambda args, expected, got: same_value(expected, got), call_text("cut_at_stop"),
     hint="Find every non-empty stop with text.find, exactly as given, and cut at the smallest "
          "position; no stop found, no cut; never strip."))
 
 
 PARSE = register(Comparison(
-    "03.parse_step", parse_key, lambda draw: (_reply(draw),),
+    "03.parse_step", parse_key, lambda draw: (any_reply(draw),),
     lambda args, expected, got: expect_step(expected)(got), call_text("parse_step"),
     hint="The first Action or Final Answer line decides; read both formats in every variant the "
          "statement lists; anything else becomes a ParseError that shows the format."))
@@ -121,7 +121,7 @@ def _call_student(student: Callable, args: tuple) -> tuple[Any, str]:
 
 CALL = register(Comparison(
     "03.call_with_stops", call_key,
-    lambda draw: (_reply(draw), draw.pick((list, tuple))(draw.many(lambda d: d.pick(STOPS[:5]), 7)),
+    lambda draw: (any_reply(draw), draw.pick((list, tuple))(draw.many(lambda d: d.pick(STOPS[:5]), 7)),
                   draw.boolean()),
     lambda args, expected, got: same_value(expected, got) or (
         "the model was sent other stops" if expected[0] != got[0] else "the reply came back cut otherwise"),
@@ -149,7 +149,7 @@ def _read_compare(args: tuple, expected: tuple, got: Any) -> bool | str:
 
 
 READ = register(Comparison(
-    "03.read_reply", read_key, lambda draw: (_reply(draw), draw.many(lambda d: d.pick(STOPS[:5]), 3)),
+    "03.read_reply", read_key, lambda draw: (any_reply(draw), draw.many(lambda d: d.pick(STOPS[:5]), 3)),
     _read_compare, call_text("read_reply"),
     hint="Cut, parse what is left, then join the parser's discarded text and the text after the stop "
          "(the non-empty ones, in that order) with a newline, stripping nothing."))
