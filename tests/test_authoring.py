@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from react_course.course.authoring import (
@@ -11,6 +13,8 @@ from react_course.course.authoring import (
     new_notebook,
     strip_source,
 )
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_block_becomes_a_numbered_stub() -> None:
@@ -51,6 +55,26 @@ def test_make_exercise_numbers_from_headings_drops_solution_cells_and_clears_out
     assert sources[4] == "answer = ..."
     assert exercise.cells[2].outputs == [] and exercise.cells[2].execution_count is None
     assert exercise.metadata.kernelspec.name == "react-course"
+
+
+def test_the_answer_key_banner_is_dropped_and_no_exercise_mentions_it() -> None:
+    notebook = new_notebook([
+        ("md", "# Lesson 9 exercises"),
+        ("md", "**Answer key.** This is the solved version of `exercises/09.ipynb`."),
+        ("md", "**This is the answer key:** every exercise is solved here."),
+        ("md", "## Exercise 9.1: square"),
+    ])
+    assert [c.source for c in make_exercise(notebook).cells] == [
+        "# Lesson 9 exercises", "## Exercise 9.1: square"]
+    notebook.cells.append(new_notebook([("md", "See the answer key in solutions/.")]).cells[0])
+    with pytest.raises(MarkerError, match="answer key"):
+        make_exercise(notebook)
+
+
+def test_no_committed_exercise_mentions_the_answer_key() -> None:
+    found = [path.name for path in sorted((ROOT / "exercises").glob("*.ipynb"))
+             if "answer key" in path.read_text(encoding="utf-8").lower()]
+    assert not found, f"these exercise notebooks call themselves the answer key: {found}"
 
 
 def test_build_writes_then_reports_drift(tmp_path) -> None:

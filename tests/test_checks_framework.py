@@ -8,11 +8,13 @@ import time
 import pytest
 
 from react_course.checks import (
+    NOT_ATTEMPTED,
     CallBudgetExceeded,
     Case,
     CheckFailed,
     GuardedModel,
     attempt,
+    attempted,
     check,
     exercise,
     exercises,
@@ -158,9 +160,11 @@ def test_attempt_never_raises(capsys) -> None:
     def stub():
         raise NotImplementedError("exercise 2.1: write it")
 
-    assert attempt(stub) is None
+    assert attempt(stub) is NOT_ATTEMPTED and not attempted(attempt(stub))
     assert "Not attempted yet (exercise 2.1: write it)" in capsys.readouterr().out
-    assert attempt(lambda: 1 / 0) is None
+    assert repr(attempt(stub)) == "not attempted" and not attempt(stub)
+    assert not attempted(attempt(lambda: 1 / 0)) and "raised" in repr(attempt(lambda: 1 / 0))
+    assert attempted(None) and attempt(lambda: None) is None  # None is an answer, not "not attempted"
     assert "ZeroDivisionError" in capsys.readouterr().out
     assert attempt(lambda a, b: a + b, 1, b=2) == 3
 

@@ -45,6 +45,7 @@ from .guards import GuardedModel, guarded_tools
 
 __all__ = [
     "MISSING",
+    "NOT_ATTEMPTED",
     "STATUSES",
     "CallBudgetExceeded",
     "Case",
@@ -52,9 +53,11 @@ __all__ = [
     "CheckFailed",
     "CheckResult",
     "GuardedModel",
+    "NoValue",
     "Shown",
     "Status",
     "attempt",
+    "attempted",
     "check",
     "describe",
     "error_text",
@@ -201,18 +204,54 @@ def hint(exercise_id: str, number: int = 1) -> None:
     print(f"Hint {number} of {len(spec.hints)} for {exercise_id}: {spec.hints[number - 1]}{more}")
 
 
+class NoValue:
+    """What ``attempt`` gives back when there is no value to show: it says so when printed.
+
+    ``None`` cannot stand for "not attempted": it is the right answer of some exercises
+    (``check_ids`` when every id was seen). A ``NoValue`` is falsy and iterates as empty,
+    so a demo cell's ``if result:`` or ``for item in result or []:`` skips it.
+
+    >>> print("88219 ->", NOT_ATTEMPTED), bool(NOT_ATTEMPTED), list(NOT_ATTEMPTED)
+    88219 -> not attempted
+    (None, False, [])
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __iter__(self) -> Any:
+        return iter(())
+
+
+NOT_ATTEMPTED = NoValue("not attempted")
+RAISED = NoValue("no value: your code raised an error (shown above)")
+
+
+def attempted(value: Any) -> bool:
+    """False for what ``attempt`` returns when the exercise is a stub or raised, else True."""
+    return not isinstance(value, NoValue)
+
+
 def attempt(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Call the student's function in a demo cell without stopping Run All.
 
-    A stub (NotImplementedError) prints a reminder; any other error prints the
-    last lines of its traceback. Either way the result is None.
+    A stub (NotImplementedError) prints a reminder and gives ``NOT_ATTEMPTED``; any
+    other error prints the last lines of its traceback and gives ``RAISED``. Either
+    prints as what it is, never as a value that looks like an answer.
     """
     try:
         return function(*args, **kwargs)
     except NotImplementedError as error:
         print(f"Not attempted yet ({error}). This cell works once the exercise is done.")
+        return NOT_ATTEMPTED
     except Exception as error:
         frames = traceback.format_exception(type(error), error, error.__traceback__)
         print("Your code raised an error (shown here so that Run All can go on):")
         print("".join(frames[-3:]).rstrip())
-    return None
+        return RAISED

@@ -10,8 +10,11 @@ Markers in a solution's code cells:
   Text after ``BEGIN SOLUTION`` becomes the stub's message. N.M is the number
   of the nearest "Exercise N.M" heading above the cell.
 
-Cells tagged ``solution`` are left out of the exercises. Both kinds are
-written clean: no outputs, no execution counts.
+Cells tagged ``solution`` are left out of the exercises, and so is the
+solution's banner, a markdown cell that opens with "**Answer key.**" or
+"**This is the answer key**" (it would tell a student that the exercise is the
+solved version). Any other mention of the answer key in an exercise is an
+authoring error. Both kinds are written clean: no outputs, no execution counts.
 
 ``execute_notebook`` re-runs a lesson in a fresh kernel, in the notebook's
 folder, and saves it with its outputs (no timing metadata, so a re-run that
@@ -30,6 +33,8 @@ _ONE_LINE = re.compile(r"^(?P<indent>\s*)(?P<body>.*?)\s*#\s*SOLUTION\s*$")
 _ASSIGN = re.compile(r"^(?P<target>[A-Za-z_][\w.\[\]'\"]*\s*(?::[^=]+)?=)(?!=)")
 _BEGIN = re.compile(r"^(?P<indent>\s*)#\s*BEGIN SOLUTION\b:?\s*(?P<what>.*)$")
 _END = re.compile(r"^\s*#\s*END SOLUTION\s*$")
+_BANNER = re.compile(r"^\s*\*\*(?:this is )?(?:the )?answer key\b", re.IGNORECASE)
+_ANSWER_KEY = re.compile(r"answer key", re.IGNORECASE)
 
 
 class MarkerError(ValueError):
@@ -89,6 +94,10 @@ def make_exercise(notebook):
     for index, cell in enumerate(result.cells):
         if "solution" in cell.get("metadata", {}).get("tags", []):
             continue
+        if cell.cell_type == "markdown" and _BANNER.match(cell.source):
+            continue
+        if _ANSWER_KEY.search(cell.source):
+            raise MarkerError(f"cell {index} mentions the answer key, which an exercise must not")
         if cell.cell_type == "markdown":
             found = _EXERCISE_HEADING.findall(cell.source)
             number = found[-1] if found else number
