@@ -209,6 +209,9 @@ IDEMPOTENCY_MUTANTS = {
     "hash(frozenset(...)) of the arguments": (
         "Python's `hash()` of a text",
         lambda r, t, a: f"{r}|{t}|{hash(frozenset((k, json.dumps(v, default=str)) for k, v in a.items()))}"),
+    "hash() of the canonical JSON text": (
+        "Python's `hash()` of a text",
+        lambda r, t, a: str(hash(json.dumps([r, t, _tagged(a)])))),
     "no separator between the parts": (
         "different for a different run, tool or arguments",
         lambda r, t, a: r + t + idempotency_key("", "", a)),

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import builtins
+import contextlib
 import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -157,13 +159,28 @@ def _salted(value: Any) -> Any:
     return _Salted(value) if type(value) is str else value
 
 
+@contextlib.contextmanager
+def _restarted(epoch: int) -> Iterator[None]:
+    """As if Python had restarted: texts hash differently, and so does ``hash()`` of anything.
+
+    Only calls of the name ``hash`` see the salted builtin (dicts and sets hash in C, untouched),
+    and only while the student's function runs.
+    """
+    real = builtins.hash
+    _Salted.epoch = epoch
+    builtins.hash = lambda value: real((epoch, value))
+    try:
+        yield
+    finally:
+        builtins.hash, _Salted.epoch = real, 0
+
+
 def _first_then_retry(student: Callable, pair: tuple) -> tuple:
     """Call for the first attempt, then, as after a restart of Python, for the second."""
     keys = []
     for epoch, action in enumerate(pair):
-        _Salted.epoch = epoch
-        keys.append(student(*_salted(action)))
-    _Salted.epoch = 0
+        with _restarted(epoch):
+            keys.append(student(*_salted(action)))
     return tuple(keys)
 
 
