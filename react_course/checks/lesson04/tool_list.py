@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import exercise
 from ..framework import Case, describe
-from .tool_list_key import COMPARISON
+from .tool_list_key import COMPARISON, same_lines
 
 GENERATED = COMPARISON.name
 
@@ -79,34 +79,7 @@ def _tool_list_case(name: str, functions: list, student: Callable, hint: str) ->
     expected = "\n".join(_LINES[f] for f in functions)
     given = f"describe_tools([{', '.join(f.__name__ for f in functions)}])"
     return Case(name, lambda: student(functions), expected=expected, given=given, hint=hint,
-                test=lambda got: _same_lines(got, expected))
-
-
-def _same_lines(got: Any, expected: str) -> bool | str:
-    if not isinstance(got, str):
-        return f"describe_tools should return one text, not {type(got).__name__}"
-    if got.rstrip("\n") == expected:
-        return True
-    have, want = got.rstrip("\n").split("\n"), expected.split("\n")
-    if len(have) != len(want):
-        return f"expected {len(want)} line(s), one per tool, got {len(have)}"
-    for number, (line, right) in enumerate(zip(have, want, strict=True), 1):
-        if line != right:
-            at = _first_difference(line, right)
-            start = max(0, at - 15)
-            return (f"line {number} differs from character {at + 1}: expected "
-                    f"...{right[start:at + 25]!r}, got ...{line[start:at + 25]!r}")
-    return False
-
-
-def _first_difference(one: str, other: str) -> int:
-    """Index of the first character where two texts differ.
-
-    >>> _first_difference("price(item)", "price(item: str)")
-    10
-    """
-    shorter = min(len(one), len(other))
-    return next((i for i in range(shorter) if one[i] != other[i]), shorter)
+                test=lambda got: same_lines(got, expected))
 
 
 def _raises_value_error(student: Callable, functions: list) -> Callable[[], Any]:
@@ -210,6 +183,6 @@ def tool_list_cases(describe_tools: Callable):
         lambda: describe_tools([_no_params_docstring_only]),
         given="describe_tools([_no_params_docstring_only])",
         expected="- _no_params_docstring_only(): Roll a die.",
-        test=lambda got: _same_lines(got, "- _no_params_docstring_only(): Roll a die."),
+        test=lambda got: same_lines(got, "- _no_params_docstring_only(): Roll a die."),
         hint="With no parameters there is no hint to miss: only the docstring is required.")
     yield COMPARISON.case(describe_tools)

@@ -91,13 +91,38 @@ def _call(function: Callable, args: tuple) -> tuple[str, Any]:
         return "raised ValueError", str(error)
 
 
-def _compare(args: tuple, expected: tuple[str, Any], got: tuple[str, Any]) -> bool | str:
-    from .tool_list import _same_lines
+def same_lines(got: Any, expected: str) -> bool | str:
+    if not isinstance(got, str):
+        return f"describe_tools should return one text, not {type(got).__name__}"
+    if got.rstrip("\n") == expected:
+        return True
+    have, want = got.rstrip("\n").split("\n"), expected.split("\n")
+    if len(have) != len(want):
+        return f"expected {len(want)} line(s), one per tool, got {len(have)}"
+    for number, (line, right) in enumerate(zip(have, want, strict=True), 1):
+        if line != right:
+            at = _first_difference(line, right)
+            start = max(0, at - 15)
+            return (f"line {number} differs from character {at + 1}: expected "
+                    f"...{right[start:at + 25]!r}, got ...{line[start:at + 25]!r}")
+    return False
 
+
+def _first_difference(one: str, other: str) -> int:
+    """Index of the first character where two texts differ.
+
+    >>> _first_difference("price(item)", "price(item: str)")
+    10
+    """
+    shorter = min(len(one), len(other))
+    return next((i for i in range(shorter) if one[i] != other[i]), shorter)
+
+
+def _compare(args: tuple, expected: tuple[str, Any], got: tuple[str, Any]) -> bool | str:
     if expected[0] == "returned":
         if got[0] != "returned":
             return f"every tool here has a docstring and a hint for each parameter; got {got[0]}"
-        return _same_lines(got[1], expected[1])
+        return same_lines(got[1], expected[1])
     if got[0] == "returned":
         return "a tool without a docstring, or with a parameter without a hint, raises ValueError"
     bad = [f.__name__ for f in args[0] if f.__name__ in expected[1]]

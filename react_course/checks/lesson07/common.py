@@ -109,3 +109,22 @@ def arguments(**values: Any) -> str:
     '{"query": "Paris"}'
     """
     return json.dumps(values)
+
+
+def messages_ok(got: Any, calls: list[dict[str, str]]) -> str | None:
+    """What is wrong with one turn's tool messages for ``calls``, or None."""
+    if not isinstance(got, list) or not all(isinstance(m, dict) for m in got):
+        return f"return a list of message dicts, not {type(got).__name__}"
+    if len(got) != len(calls):
+        return f"{len(calls)} calls need {len(calls)} tool messages; got {len(got)}"
+    for message in got:
+        if message.get("role") != "tool":
+            return f"each message needs 'role': 'tool'; got {message.get('role')!r}"
+        if not isinstance(message.get("content"), str) or not message["content"].strip():
+            return "each tool message needs 'content': non-empty text for the model to read"
+    ids = [m.get("tool_call_id") for m in got]
+    if sorted(map(str, ids)) != sorted(c["id"] for c in calls):
+        return f"the tool_call_ids {ids} must be the calls' ids {[c['id'] for c in calls]}"
+    if ids != [c["id"] for c in calls]:
+        return f"the messages must come in the order of the calls {[c['id'] for c in calls]}; got {ids}"
+    return None

@@ -27,7 +27,7 @@ from ...record import ToolCall
 from ...schemas import declare, parse_arguments
 from ...tools import ToolRegistry
 from ..generated import Comparison, Draw, register, same_value
-from .common import FakeChat, arguments, tool_messages
+from .common import FakeChat, arguments, messages_ok, tool_messages
 
 
 def _price(item: str) -> str:
@@ -76,10 +76,8 @@ def _calls(draw: Draw) -> tuple:
 
 
 def _compare_calls(args: tuple, expected: list[dict], got: Any) -> bool | str:
-    from .run_calls import _messages_ok
-
     calls = args[0]
-    problem = _messages_ok(got, calls)
+    problem = messages_ok(got, calls)
     if problem:
         return problem
     for call, want, have in zip(calls, expected, got, strict=True):

@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import exercise
 from ..framework import Case
-from .common import arguments
+from .common import arguments, messages_ok
 from .generated_turns import RUN_CALLS
 
 GENERATED = RUN_CALLS.name
@@ -105,29 +105,11 @@ def _shown(calls: list[dict[str, str]]) -> str:
     return "[" + ", ".join(f"{c['name']}({c['arguments']})" for c in calls) + "]"
 
 
-def _messages_ok(got: Any, calls: list[dict[str, str]]) -> str | None:
-    if not isinstance(got, list) or not all(isinstance(m, dict) for m in got):
-        return f"return a list of message dicts, not {type(got).__name__}"
-    if len(got) != len(calls):
-        return f"{len(calls)} calls need {len(calls)} tool messages; got {len(got)}"
-    for message in got:
-        if message.get("role") != "tool":
-            return f"each message needs 'role': 'tool'; got {message.get('role')!r}"
-        if not isinstance(message.get("content"), str) or not message["content"].strip():
-            return "each tool message needs 'content': non-empty text for the model to read"
-    ids = [m.get("tool_call_id") for m in got]
-    if sorted(map(str, ids)) != sorted(c["id"] for c in calls):
-        return f"the tool_call_ids {ids} must be the calls' ids {[c['id'] for c in calls]}"
-    if ids != [c["id"] for c in calls]:
-        return f"the messages must come in the order of the calls {[c['id'] for c in calls]}; got {ids}"
-    return None
-
-
 def _expect(checks: dict[str, Callable[[str], bool | str]], bench: _Bench | None = None,
             no_overlap: bool = False, order: list[str] | None = None) -> Callable:
     def test(value: dict[str, Any]) -> bool | str:
         got, calls = value["messages"], value["calls"]
-        problem = _messages_ok(got, calls)
+        problem = messages_ok(got, calls)
         if problem:
             return problem
         by_id = {m["tool_call_id"]: m["content"] for m in got}
