@@ -105,6 +105,7 @@ class Comparison:
     seed: int = 16
     name: str = "agrees with the answer key on generated inputs"
     time_limit: float = 6.0
+    shrink_attempts: int = 400  # replays spent making a difference small (fewer for slow runs)
     call: Callable[[Callable[..., Any], tuple], Any] | None = None
 
     def case(self, student: Callable[..., Any]) -> Case:
@@ -136,7 +137,7 @@ def _search(comparison: Comparison, student: Callable[..., Any]) -> Difference |
     for number, (choices, _) in enumerate(generate(comparison), 1):
         found = _differ(comparison, student, choices)
         if found is not None:
-            return _shrink(comparison, student, found, number)
+            return _shrink(comparison, student, found, number, comparison.shrink_attempts)
     return None
 
 

@@ -266,6 +266,7 @@ def _show_loop(args: tuple) -> str:
 NATIVE_LOOP = register(Comparison(
     "07.native_loop", lambda *args: _loop_run(native_loop_key, args), _conversations,
     lambda args, expected, got: same_value(expected, got), _show_loop, call=_loop_run, count=80,
+    shrink_attempts=120,
     hint="A reply is the answer only when it has no tool_calls (its text may come with calls, and "
          "may be empty); every call gets its result by id; after max_steps turns of calls, one more "
          "call with tool_choice='none'."))
