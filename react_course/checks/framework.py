@@ -6,6 +6,10 @@ came back with what was expected. The verdicts go into a ``CheckResult``,
 which renders the same in a notebook (HTML) and in a terminal (text), with
 what was expected, what came back and a hint for every failed case.
 
+Besides its hand-written cases, every exercise that asks for a function runs
+one generated comparison with its answer key (``generated.py``): a case whose
+run returns a ``Difference`` when the two differ, shown like any failed case.
+
 Student code never stops the notebook: every exception is caught and shown.
 ``NotImplementedError`` (the stub an exercise starts with) and ``...`` mean
 "not attempted", not failed. A case's status is one of ``STATUSES``.

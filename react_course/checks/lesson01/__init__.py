@@ -7,6 +7,9 @@ Four exercises, one module each:
 - ``01.paper_facts`` (``paper_facts.py``): a quiz on the ReAct paper's results and their caveats;
 - ``01.which_design`` (``which_design.py``): name the design of six short system descriptions.
 
+``generated_traces.py`` holds the answer keys of the two functions and the traces
+and steps their generated comparisons run on (``checks/generated.py``).
+
 The quizzes never show the right answer: a wrong one gets a hint that says
 which caveat it fell into (a number from another table, another model, the
 other direction of the switch), so the student goes back to the lesson.

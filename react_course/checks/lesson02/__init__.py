@@ -13,7 +13,8 @@ The tools are small registries that log their calls (``common.py``), so a
 check can tell whether a tool ran, how often and on what input; the tests on
 what a loop's prompts held are in ``loop_prompts.py``, how a loop is run
 under a guard in ``loop_runs.py``, and how a scripted model is driven in
-``scripted_runs.py``.
+``scripted_runs.py``. ``generated_runs.py`` holds the answer keys and the scripts
+and runs of the generated comparisons (``checks/generated.py``).
 """
 
 from . import one_step, predict_calls, react_loop, scripted_model

@@ -10,7 +10,8 @@ Four exercises, one module each, in the order the lesson meets them:
 - ``read_reply.py``, ``03.read_reply``: cut, parse, and keep everything the program threw away.
 
 ``common.py`` holds the sample replies and how a parsed step is shown and
-judged. Importing this package registers all four exercises.
+judged; ``generated_replies.py`` the answer keys and the replies and stops of the
+generated comparisons (``checks/generated.py``). Importing this package registers all four exercises.
 """
 
 from . import call_with_stops, cut_at_stop, parse_step, read_reply

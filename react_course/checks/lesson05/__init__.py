@@ -7,7 +7,8 @@ Four exercises, one module each, in the order the lesson meets them:
 - ``handover.py``, ``05.handover``: the summary a person needs when the program stops a run;
 - ``plan_wait.py``, ``05.plan_wait``: how long to wait before retrying a failed model call.
 
-Importing this package registers all four exercises.
+Each module also holds its exercise's answer key and the generated inputs its comparison
+runs on (``checks/generated.py``). Importing this package registers all four exercises.
 """
 
 from . import find_repeat, handover, plan_wait, should_stop

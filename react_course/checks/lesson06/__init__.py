@@ -6,7 +6,8 @@ Three exercises, one module each, in the order the lesson meets them:
 - ``gate.py``, ``06.gate``: a side-effecting call runs only when code says yes;
 - ``idempotency.py``, ``06.idempotency``: a key per side effect that a retry cannot change.
 
-Importing this package registers all three exercises.
+Each module also holds its exercise's answer key and the generated inputs its comparison
+runs on (``checks/generated.py``). Importing this package registers all three exercises.
 """
 
 from . import gate, idempotency, provenance

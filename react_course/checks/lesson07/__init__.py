@@ -11,7 +11,9 @@ Four exercises, one module each, in the order the lesson meets them:
   passed back and results linked by ``call_id``;
 - ``what_remains.py``, ``07.what_remains``: which failure classes disappear, and which remain.
 
-Importing this package registers all four exercises.
+``generated_turns.py`` holds the three functions' answer keys and the turns and
+conversations of their generated comparisons (``checks/generated.py``). Importing this
+package registers all four exercises.
 """
 
 from . import native_loop, next_input, run_calls, what_remains

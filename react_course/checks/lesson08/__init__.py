@@ -7,7 +7,8 @@ Three exercises, one module each, in the order the lesson meets them:
 - ``compress_messages.py``, ``08.compress_messages``: a shorter native conversation that keeps
   the question and never separates a tool call from its result.
 
-Importing this package registers all three exercises.
+Each module also holds its exercise's answer key and the generated inputs its comparison
+runs on (``checks/generated.py``). Importing this package registers all three exercises.
 """
 
 from . import call_cost, compress_messages, total_tokens
