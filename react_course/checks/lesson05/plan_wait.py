@@ -82,6 +82,13 @@ def plan_wait_cases(plan_wait: Callable):
                 "Every status from 500 to 599 is retried: 500 <= status <= 599, not a list of a few.")
     yield _case(plan_wait, "the cap comes before the time check", (429, 7, None, 20), 8.0,
                 "Cap the wait at 8 s first, then compare it with the time left: 8 s fit in 20 s.")
+    yield from _status_cases(plan_wait)
+    yield from _wait_cases(plan_wait)
+    yield COMPARISON.case(plan_wait)
+
+
+def _status_cases(plan_wait: Callable):
+    """Which failures are retried at all."""
     yield _case(plan_wait, "404 is not retried", (404, 1, None, 60), None,
                 "A missing model will still be missing: return None.")
     yield _case(plan_wait, "401 is not retried", (401, 1, None, 60), None,
@@ -94,6 +101,10 @@ def plan_wait_cases(plan_wait: Callable):
                 "A conflict may clear by itself: 409 is retried like a 429.")
     yield _case(plan_wait, "a quota 429 is not retried", (429, 1, 2.0, 60, "insufficient_quota"), None,
                 "Out of credit is not a rate limit: waiting does not refill the account.")
+
+
+def _wait_cases(plan_wait: Callable):
+    """The server's Retry-After, and the time left in the run."""
     yield _case(plan_wait, "Retry-After of 3 s is honoured", (429, 1, 3.0, 60), 3.0,
                 "The server said wait 3 s: wait at least that.")
     yield _case(plan_wait, "a short Retry-After does not shorten the back-off", (429, 3, 1.0, 60),
@@ -106,7 +117,6 @@ def plan_wait_cases(plan_wait: Callable):
                 "Waiting exactly the time left leaves nothing for the call: use >=.")
     yield _case(plan_wait, "a Retry-After past the time left", (429, 1, 30.0, 10.0), None,
                 "The server asks for 30 s and 10 s are left: give up now, and say why.")
-    yield COMPARISON.case(plan_wait)
 
 
 RETRIED = frozenset({408, 409, 429})
