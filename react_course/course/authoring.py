@@ -13,8 +13,9 @@ Markers in a solution's code cells:
 Cells tagged ``solution`` are left out of the exercises, and so is the
 solution's banner, a markdown cell that opens with "**Answer key.**" or
 "**This is the answer key**" (it would tell a student that the exercise is the
-solved version). Any other mention of the answer key in an exercise is an
-authoring error. Both kinds are written clean: no outputs, no execution counts.
+solved version). An exercise cell that still says "Answer key", "this is the
+answer key" or "the solved version" is an authoring error. Both kinds are written
+clean: no outputs, no execution counts.
 
 ``execute_notebook`` re-runs a lesson in a fresh kernel, in the notebook's
 folder, and saves it with its outputs (no timing metadata, so a re-run that
@@ -34,7 +35,8 @@ _ASSIGN = re.compile(r"^(?P<target>[A-Za-z_][\w.\[\]'\"]*\s*(?::[^=]+)?=)(?!=)")
 _BEGIN = re.compile(r"^(?P<indent>\s*)#\s*BEGIN SOLUTION\b:?\s*(?P<what>.*)$")
 _END = re.compile(r"^\s*#\s*END SOLUTION\s*$")
 _BANNER = re.compile(r"^\s*\*\*(?:this is )?(?:the )?answer key\b", re.IGNORECASE)
-_ANSWER_KEY = re.compile(r"answer key", re.IGNORECASE)
+# What only the solution may say of itself (a statement may mention "the answer key" it is compared with).
+_SOLVED = re.compile(r"Answer key|[Tt]his is the answer key|[Tt]he solved version")
 
 
 class MarkerError(ValueError):
@@ -96,8 +98,8 @@ def make_exercise(notebook):
             continue
         if cell.cell_type == "markdown" and _BANNER.match(cell.source):
             continue
-        if _ANSWER_KEY.search(cell.source):
-            raise MarkerError(f"cell {index} mentions the answer key, which an exercise must not")
+        if _SOLVED.search(cell.source):
+            raise MarkerError(f"cell {index} calls the notebook the answer key, which an exercise must not")
         if cell.cell_type == "markdown":
             found = _EXERCISE_HEADING.findall(cell.source)
             number = found[-1] if found else number
