@@ -163,11 +163,18 @@ def call_within_budget(call: Callable[[], T], budget: Budget) -> T:
     try:
         return run_with_time_limit(call, budget.remaining_seconds())
     except ToolTimeout:
-        raise LimitReached("time_limit", f"the run took over {budget.limits.max_seconds:g} s "
-                                         "(a model call was still running)") from None
+        raise out_of_time(budget) from None
     except Exception as error:
+        if budget.remaining_seconds() == 0:  # the call gave up as the run's time ran out: one ending
+            raise out_of_time(budget) from None
         budget.last_model_error = error  # for the back-off before the next attempt
         raise
+
+
+def out_of_time(budget: Budget) -> LimitReached:
+    """The run's time ended during a model call (whichever of the two time-outs fired first)."""
+    return LimitReached("time_limit", f"the run took over {budget.limits.max_seconds:g} s "
+                                      "(a model call was still running)")
 
 
 def model_failed(step: Step, error: Exception, budget: Budget, usage: Usage) -> None:

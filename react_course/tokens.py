@@ -58,11 +58,12 @@ def count_tokens(text: str, encoding: str = "o200k_base") -> int:
     return sum(_count_text(chunk, encoding) for chunk in _LINE_START.split(text))
 
 
-# Where a line starts with a visible character, no token of either encoding spans the break:
-# their pre-tokenizers end every piece at a newline that comes before one. So a text's count
-# is the sum of its lines' counts, and a loop's prompts, which share most of their lines
+# Where a line starts with a visible character other than "/", no token of either encoding
+# spans the break: their pre-tokenizers end every piece at such a newline (o200k_base lets
+# punctuation take the newlines and slashes after it, hence the "/"). So a text's count is
+# the sum of its lines' counts, and a loop's prompts, which share most of their lines
 # (instructions, tools, the steps so far), are counted mostly from the cache.
-_LINE_START = re.compile(r"(?<=\n)(?=\S)")
+_LINE_START = re.compile(r"(?<=\n)(?=[^\s/])")
 
 
 @functools.lru_cache(maxsize=16_384)

@@ -77,3 +77,10 @@ def test_counting_line_by_line_is_exact(lines: list[str], encoding: str) -> None
     """The count sums over lines (the cache relies on it): the same as counting the text whole."""
     text = "\n".join(lines)
     assert count_tokens(text, encoding) == tokens._count_text(text, encoding)
+
+
+@pytest.mark.parametrize("text", ["<\n/:", "a.\n/b", "x\n\n/y", ".\n\n//z\nw", "?\n/\n/"])
+def test_a_slash_after_a_newline_is_not_a_line_break_for_counting(text: str) -> None:
+    """o200k_base's punctuation piece runs on through newlines and slashes ("<\\n/" is one piece)."""
+    for encoding in ENCODINGS:
+        assert count_tokens(text, encoding) == len(tokens._encoder(encoding)(text))
