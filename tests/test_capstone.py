@@ -92,3 +92,16 @@ def test_measurements_compare_the_same_tasks():
     assert agent.runs == flow.runs == 2 * len(tasks)
     assert flow.model_calls == 1 and agent.model_calls >= 3
     assert flow.failure_rate == 0 and flow.tokens_per_task < agent.tokens_per_task
+
+
+def test_the_native_twin_answers_the_same_through_the_sdk():
+    import openai
+
+    from react_course.scripted_api import serve
+
+    with serve(cap.native_support_agent("lookup_refund")) as url:
+        client = openai.OpenAI(base_url=url, api_key="scripted", max_retries=0)
+        result = rc.run_native(client, rc.support_tools(), cap.QUESTION, model="scripted")
+    assert [c.name for c in result.tool_calls] == ["lookup_refund", "get_order", "get_policy", "calculate"]
+    assert "Refund 25 INR [4]" in result.answer
+    assert cap.uncited_claims(result.answer, cap.observations_of(result)) == []

@@ -15,7 +15,8 @@ The capstone puts the course's parts around one question (``QUESTION``: order
 - ``OrderTable.list_orders``: a table tool that answers with a summary and a
   page of the matching rows (``page_of``), not every row;
 - ``uncited_claims``: the answer's claims that no cited observation supports;
-- ``done_when``: the lesson's checklist, ticked from what the runs show.
+- ``done_when``: the lesson's checklist, ticked from what the runs show;
+- ``native_support_agent``: the same script as a chat model, for the stretch.
 
 What it leaves out: a real model (the scripts only show what real ones do),
 and side effects (refunding is lesson 06's approval gate).
@@ -31,6 +32,7 @@ from ..calculator import calculate
 from ..models import ReactiveModel
 from ..prompts import Scratchpad, build_prompt, render_action, render_final
 from ..record import RunResult
+from ..scripted_api.models import ChatRequest, ChatTurn, ReactiveChatModel
 from ..tools import SupportDesk, ToolRegistry
 from ..tools.support import describe_order
 
@@ -113,6 +115,32 @@ def support_agent(
         )
 
     return ReactiveModel(respond=respond, ignore_stops=ignore_stops)
+
+
+def native_support_agent(first_tool: str = "get_order") -> ReactiveChatModel:
+    """The careful script as a chat model, for the native stretch: tool calls, not text.
+
+    Each turn follows from the results so far; ``first_tool`` as in ``support_agent``.
+    """
+
+    def respond(request: ChatRequest) -> ChatTurn | str:
+        results = [r for r in request.tool_results if not r.startswith("Unknown tool")]
+        if not request.tool_results:
+            return ChatTurn.calling(first_tool, order_id=88213)
+        if not results:
+            return ChatTurn.calling("get_order", order_id=88213)
+        if len(results) == 1:
+            return ChatTurn.calling("get_policy", topic="late delivery")
+        if len(results) == 2:
+            return ChatTurn.calling("calculate", expression=f"0 + {25 if _late_by(results[0]) > 30 else 0}")
+        return _cited(results[2], len(request.tool_results), results[0])
+
+    return ReactiveChatModel(respond=respond)
+
+
+def _late_by(record: str) -> int:
+    found = re.search(r"(\d+) minutes late", record)
+    return int(found.group(1)) if found else 0
 
 
 def _cited(total: str, last: int, record: str) -> str:
