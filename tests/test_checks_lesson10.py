@@ -114,3 +114,12 @@ EXERCISES = {
     test_every_rule_has_a_mutant_and_every_mutant_a_rule,
     test_each_rules_cases_exist,
 ) = checker_tests(EXERCISES, stub)
+
+
+def test_the_hidden_cases_pass_the_key_and_catch_a_mutant():
+    from react_course.checks import check
+
+    for exercise, (key, _) in EXERCISES.items():
+        result = check(exercise, key, hidden=True)
+        assert result.status == "passed" and any(c.name.startswith("hidden case") for c in result.cases)
+    assert check("10.page_of", PAGE_MUTANTS["pages rounded down"][1], hidden=True).status == "failed"

@@ -9,7 +9,8 @@ Two exercises, one module each, in the order the lesson meets them:
   page of rows, with the way to the next page.
 
 Each checker has hand cases and a seeded comparison with the answer key
-(lesson 09's ``against_key``). Importing this package registers both exercises.
+(lesson 09's ``against_key``), and hidden cases for grading (another seed's
+inputs, never shown in the notebook). Importing this package registers both exercises.
 """
 
 from . import citations, paging

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from .. import exercise
+from .. import exercise, hidden_cases
 from ..framework import Case
 from ..lesson09.common import against_key
 from . import keys
@@ -142,4 +142,17 @@ def uncited_claims_cases(uncited_claims: Callable):
         keys.uncited_claims,
         _answer,
         hint="Run your function on the input shown and compare with each rule.",
+    )
+
+
+@hidden_cases("10.uncited_claims")
+def uncited_claims_hidden(uncited_claims: Callable):
+    """For grading: another seed's inputs, which the notebook never shows."""
+    yield against_key(
+        "hidden case: more generated inputs",
+        uncited_claims,
+        keys.uncited_claims,
+        _answer,
+        count=400,
+        seed=1010,
     )

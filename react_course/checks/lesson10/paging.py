@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from .. import exercise
+from .. import exercise, hidden_cases
 from ..framework import Case
 from ..lesson09.common import against_key
 from . import keys
@@ -88,4 +88,12 @@ def page_of_cases(page_of: Callable):
         keys.page_of,
         _table,
         hint="Run your function on the input shown and compare with each rule.",
+    )
+
+
+@hidden_cases("10.page_of")
+def page_of_hidden(page_of: Callable):
+    """For grading: another seed's inputs, which the notebook never shows."""
+    yield against_key(
+        "hidden case: more generated inputs", page_of, keys.page_of, _table, count=400, seed=1020
     )
