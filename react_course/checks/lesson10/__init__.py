@@ -9,8 +9,10 @@ Two exercises, one module each, in the order the lesson meets them:
   page of rows, with the way to the next page.
 
 Each checker has hand cases and a seeded comparison with the answer key
-(lesson 09's ``against_key``), and hidden cases for grading (another seed's
-inputs, never shown in the notebook). Importing this package registers both exercises.
+(``checks.generated``: seeded inputs, a difference shrunk to a small one), and
+hidden cases for grading (another seed's inputs, never shown in the notebook).
+Importing this package registers both exercises. The answer keys are in
+``keys.py``; the generated inputs beside each checker.
 """
 
 from . import citations, paging

@@ -8,12 +8,11 @@ the statement; a seeded comparison with the answer key covers the rest.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
 from .. import exercise, hidden_cases
 from ..framework import Case
-from ..lesson09.common import against_key
+from ..generated import Comparison, Draw, call_text, register, same_value
 from . import keys
 
 OBS = {
@@ -23,7 +22,8 @@ OBS = {
 }
 
 
-def _answer(rng: random.Random) -> tuple:
+def _answer(draw: Draw) -> tuple:
+    """An answer of one to three sentences, citing up to two steps, and one to three observations."""
     texts = [
         "fee 25 INR",
         "62 minutes late",
@@ -33,16 +33,45 @@ def _answer(rng: random.Random) -> tuple:
         "30 minutes",
         "7 days",
     ]
-    observations = {n: rng.choice(texts) for n in range(1, rng.randint(1, 4))}
+    observations = {n: draw.pick(texts) for n in range(1, draw.integer(1, 4))}
     sentences = []
-    for _ in range(rng.randint(1, 3)):
+    for _ in range(draw.integer(1, 3)):
         words = [
-            rng.choice(["Refund", "It was", "About", "So"]),
-            rng.choice(["25", "62", "3.5", "106", "the fee", "7"]),
+            draw.pick(["Refund", "It was", "About", "So"]),
+            draw.pick(["25", "62", "3.5", "106", "the fee", "7"]),
         ]
-        cites = "".join(f"[{rng.randint(1, 5)}]" for _ in range(rng.randint(0, 2)))
-        sentences.append(" ".join(words) + (" " + cites if cites else "") + rng.choice([".", "!", "?"]))
+        cites = "".join(f"[{draw.integer(1, 5)}]" for _ in range(draw.integer(0, 2)))
+        sentences.append(" ".join(words) + (" " + cites if cites else "") + draw.pick([".", "!", "?"]))
     return " ".join(sentences), observations
+
+
+def _compare(args: tuple, expected: list, got: object) -> bool:
+    return same_value(expected, got)
+
+
+HINT = "Run your function on the input shown and compare with each rule."
+COMPARISON = register(
+    Comparison(
+        "10.uncited_claims",
+        keys.uncited_claims,
+        _answer,
+        _compare,
+        call_text("uncited_claims"),
+        hint=HINT,
+        name="the answer key on generated answers",
+    )
+)
+HIDDEN = Comparison(
+    "10.uncited_claims",
+    keys.uncited_claims,
+    _answer,
+    _compare,
+    call_text("uncited_claims"),
+    hint=HINT,
+    name="hidden case: more generated inputs",
+    count=400,
+    seed=1010,
+)
 
 
 @exercise(
@@ -136,23 +165,10 @@ def uncited_claims_cases(uncited_claims: Callable):
         ["Refund 99 INR.", "It was 7 days."],
         "Return the flagged sentences in the order they appear.",
     )
-    yield against_key(
-        "the answer key on generated answers",
-        uncited_claims,
-        keys.uncited_claims,
-        _answer,
-        hint="Run your function on the input shown and compare with each rule.",
-    )
+    yield COMPARISON.case(uncited_claims)
 
 
 @hidden_cases("10.uncited_claims")
 def uncited_claims_hidden(uncited_claims: Callable):
     """For grading: another seed's inputs, which the notebook never shows."""
-    yield against_key(
-        "hidden case: more generated inputs",
-        uncited_claims,
-        keys.uncited_claims,
-        _answer,
-        count=400,
-        seed=1010,
-    )
+    yield HIDDEN.case(uncited_claims)

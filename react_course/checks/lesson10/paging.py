@@ -7,19 +7,48 @@ page out of range answered with an empty page instead of the valid range.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
 from .. import exercise, hidden_cases
 from ..framework import Case
-from ..lesson09.common import against_key
+from ..generated import Comparison, Draw, call_text, register, same_value
 from . import keys
 
 ROWS = [f"order {n}" for n in range(1, 6)]
 
 
-def _table(rng: random.Random) -> tuple:
-    return [f"row {n}" for n in range(rng.randint(0, 9))], rng.randint(-1, 6), rng.randint(1, 4)
+def _table(draw: Draw) -> tuple:
+    """Up to nine rows, a page from -1 to 6 (some out of range), one to four rows a page."""
+    return [f"row {n}" for n in range(draw.integer(0, 9))], draw.integer(-1, 6), draw.integer(1, 4)
+
+
+def _compare(args: tuple, expected: str, got: object) -> bool:
+    return same_value(expected, got)
+
+
+HINT = "Run your function on the input shown and compare with each rule."
+COMPARISON = register(
+    Comparison(
+        "10.page_of",
+        keys.page_of,
+        _table,
+        _compare,
+        call_text("page_of"),
+        hint=HINT,
+        name="the answer key on generated tables",
+    )
+)
+HIDDEN = Comparison(
+    "10.page_of",
+    keys.page_of,
+    _table,
+    _compare,
+    call_text("page_of"),
+    hint=HINT,
+    name="hidden case: more generated inputs",
+    count=400,
+    seed=1020,
+)
 
 
 @exercise(
@@ -82,18 +111,10 @@ def page_of_cases(page_of: Callable):
         "No page 4: pages 1 to 3.",
         "Say which pages exist rather than answer with an empty page.",
     )
-    yield against_key(
-        "the answer key on generated tables",
-        page_of,
-        keys.page_of,
-        _table,
-        hint="Run your function on the input shown and compare with each rule.",
-    )
+    yield COMPARISON.case(page_of)
 
 
 @hidden_cases("10.page_of")
 def page_of_hidden(page_of: Callable):
     """For grading: another seed's inputs, which the notebook never shows."""
-    yield against_key(
-        "hidden case: more generated inputs", page_of, keys.page_of, _table, count=400, seed=1020
-    )
+    yield HIDDEN.case(page_of)
