@@ -1,0 +1,125 @@
+"""Lesson 10's checkers: the references pass, stubs are not attempted, plausible mistakes fail.
+
+Each mutant names the rule of the statement it breaks, and every rule has at least one.
+"""
+
+import re
+
+from mutation_suite import checker_tests
+
+from react_course.checks.lesson10 import keys
+
+
+def stub(*args, **kwargs):
+    raise NotImplementedError("exercise 10.x: write this function")
+
+
+NUMBER = r"(?<![\d.])\d+(?:\.\d+)?(?!\d)"
+SENTENCES = r"(?<=[.!?])\s+"
+
+
+def _cited(sentence, observations):
+    return [observations[n] for n in map(int, re.findall(r"\[(\d+)\]", sentence)) if n in observations]
+
+
+def _claims(
+    split=lambda a: re.split(SENTENCES, a.strip()),
+    cited_of=_cited,
+    numbers_of=lambda s: re.findall(NUMBER, re.sub(r"\[\d+\]", "", s)),
+    found=lambda n, text: n in re.findall(NUMBER, text),
+    every=all,
+    order=lambda f: f,
+):
+    """The answer key with one part swapped for a plausible wrong one."""
+
+    def uncited(answer, observations):
+        flagged = []
+        for sentence in split(answer):
+            cited, numbers = cited_of(sentence, observations), numbers_of(sentence)
+            if numbers and not every(any(found(n, t) for t in cited) for n in numbers):
+                flagged.append(sentence)
+        return order(flagged)
+
+    return uncited
+
+
+CLAIM_MUTANTS = {
+    "the whole answer as one sentence": (
+        "Split the answer into sentences",
+        _claims(split=lambda a: [a.strip()]),
+    ),
+    "citations counted as numbers": (
+        "not counting the citation numbers",
+        _claims(numbers_of=lambda s: re.findall(NUMBER, s)),
+    ),
+    "one supported number is enough": ("every number in it", _claims(every=any)),
+    "any observation counts": (
+        "in at least one observation it cites",
+        _claims(cited_of=lambda s, obs: list(obs.values())),
+    ),
+    "a substring counts": ("as a whole number", _claims(found=lambda n, text: n in text)),
+    "a missing step raises": (
+        "supports nothing",
+        _claims(cited_of=lambda s, obs: [obs[n] for n in map(int, re.findall(r"\[(\d+)\]", s))]),
+    ),
+    "sorted, not in order": ("in order", _claims(order=sorted)),
+    "every uncited sentence flagged": (
+        "holds a number",
+        lambda answer, obs: [
+            s
+            for s in re.split(SENTENCES, answer.strip())
+            if not re.search(r"\[\d+\]", s) or keys.uncited_claims(s, obs)
+        ],
+    ),
+}
+
+
+def _pager(
+    pages_of=lambda n, size: max(1, -(-n // size)),
+    start=lambda page, size: (page - 1) * size,
+    more=lambda page, pages: page < pages,
+    valid=lambda page, pages: 1 <= page <= pages,
+    join="\n",
+):
+    def page_of(rows, page, size):
+        pages = pages_of(len(rows), size)
+        if not valid(page, pages):
+            return f"No page {page}: pages 1 to {pages}."
+        at = start(page, size)
+        tail = [f"More: page {page + 1}."] if more(page, pages) else []
+        shown = [join.join(rows[at : at + size])] if rows[at : at + size] else []
+        return "\n".join([f"{len(rows)} rows; page {page} of {pages}.", *shown, *tail])
+
+    return page_of
+
+
+PAGE_MUTANTS = {
+    "pages rounded down": ("the number of pages needed", _pager(pages_of=lambda n, size: max(1, n // size))),
+    "no rows is no page": ("at least 1", _pager(pages_of=lambda n, size: -(-n // size))),
+    "pages counted from 0": ("page 1 holds rows 1 to size", _pager(start=lambda page, size: page * size)),
+    "rows on one line": ("one a line", _pager(join=" ")),
+    "More on the last page too": ("the last page has no such line", _pager(more=lambda page, pages: True)),
+    "an empty page past the end": ("A page outside 1 to pages", _pager(valid=lambda page, pages: True)),
+}
+
+EXERCISES = {
+    "10.uncited_claims": (keys.uncited_claims, CLAIM_MUTANTS),
+    "10.page_of": (keys.page_of, PAGE_MUTANTS),
+}
+
+(
+    test_reference_passes,
+    test_stub_is_not_attempted,
+    test_wrong_solution_fails,
+    test_every_rule_has_a_mutant_and_every_mutant_a_rule,
+    test_each_rules_cases_exist,
+) = checker_tests(EXERCISES, stub)
+
+
+def test_the_hidden_cases_pass_the_key_and_catch_a_mutant():
+    from react_course.checks import check
+
+    for exercise, (key, _) in EXERCISES.items():
+        result = check(exercise, key, hidden=True)
+        assert result.status == "passed" and any(c.name.startswith("hidden case") for c in result.cases)
+    assert check("10.page_of", PAGE_MUTANTS["pages rounded down"][1], hidden=True).status == "failed"
