@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from .calculator import calculate as course_calculate
@@ -95,7 +96,10 @@ def run_framework(name: str, base_url: str, question: str = QUESTION) -> Framewo
     absent = missing(name)
     if absent:
         raise MissingExtra(name, absent)
-    answer, calls = RUNNERS[name](base_url, question)
+    # In a thread of its own: a notebook's kernel already runs an event loop, and the async
+    # clients start theirs with asyncio.run, which refuses to run inside another.
+    with ThreadPoolExecutor(1) as pool:
+        answer, calls = pool.submit(RUNNERS[name], base_url, question).result()
     return FrameworkRun(name, str(answer), calls)
 
 

@@ -71,7 +71,7 @@ def plan_and_execute(question: str, model: Callable[..., Any],
     """
     registry = as_registry(tools)
     prompt = PLAN_PROMPT.format(tools=", ".join(registry.names), question=question)
-    reply = (planner or model)(prompt, None) or ""
+    reply, failed = _ask_planner(planner or model, prompt)
     plan = read_plan(reply, limit=max(0, max_steps - 1))
     budget = Budget(question=question)
     planned = [_planned_step(i, tool, text, registry, budget, policy) for i, (tool, text) in
@@ -81,7 +81,20 @@ def plan_and_execute(question: str, model: Callable[..., Any],
     steps = planned + [replace(s, number=s.number + len(planned)) for s in rest.steps]
     if steps:
         steps[0] = replace(steps[0], usage=steps[0].usage + Usage(count_tokens(prompt), count_tokens(reply)))
-    return RunResult(question, rest.answer, rest.end_reason, steps, rest.detail)
+    detail = "; ".join(filter(None, [failed, rest.detail]))
+    return RunResult(question, rest.answer, rest.end_reason, steps, detail)
+
+
+def _ask_planner(planner: Callable[..., Any], prompt: str) -> tuple[str, str]:
+    """The planner's reply, and what went wrong if its call failed (then the plan is empty).
+
+    A failed plan is the model's failure, not the program's: the loop that
+    follows still answers, one step at a time, and the run's detail says so.
+    """
+    try:
+        return str(planner(prompt, None) or ""), ""
+    except Exception as error:  # an API error or a time-out: recorded, then the loop works unplanned
+        return "", f"the planner's call failed ({type(error).__name__}): the loop ran without a plan"
 
 
 def _planned_step(number: int, tool: str, text: str, registry: ToolRegistry, budget: Budget,

@@ -98,3 +98,11 @@ def test_every_kind_runs_on_the_evaluation_and_plan_costs_one_planner_call():
     assert model_calls(planned) == len(planned.result.steps) - 2 + 1  # two searches planned
     with pytest.raises(ValueError, match="kind is one of"):
         run_one("nonsense", tasks[0], 0)
+
+
+def test_a_failed_planner_call_leaves_the_loop_to_work_unplanned():
+    def broken(prompt, stop=None):
+        raise TimeoutError("no reply")
+
+    result = plan_and_execute("Who?", ScriptedModel([ANSWER]), default_tools(), planner=broken)
+    assert result.answer == "Elon Musk" and "planner's call failed (TimeoutError)" in result.detail
