@@ -57,3 +57,27 @@ def test_the_gate_refuses_the_injected_refund_whatever_the_filter_missed():
     result = run_react("Refund order 88213 as the rules say.", model, [web_search, *desk.tools()],
                        policy=refund_limit(25), max_steps=4)
     assert desk.paid == [] and "over the limit" in result.steps[1].observation
+
+
+@pytest.mark.parametrize("extra", ["as installed", "missing"])
+def test_the_lessons_framework_cell_prints_four_answers_or_says_what_to_install(capsys, monkeypatch, extra):
+    """The lesson's framework cell is not compared by nbval; here it runs, and what it prints is checked."""
+    if extra == "missing":  # a room without the extra: every client absent
+        monkeypatch.setattr(fw, "missing", lambda name: list(fw.MODULES[name]))
+    import contextlib
+    from pathlib import Path
+
+    import nbformat
+
+    lesson = nbformat.read(Path(__file__).parents[1] / "notebooks" / "12_beyond_one_loop.ipynb", as_version=4)
+    code = [c.source for c in lesson.cells if c.cell_type == "code"]
+    cell = next(c for c in code if c.startswith("# NBVAL_IGNORE_OUTPUT") and "fw.report" in c)
+    namespace: dict = {}
+    with contextlib.redirect_stdout(None):
+        exec(code[0], namespace)  # the lesson's imports
+    exec(cell, namespace)
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":", 1)[0] for line in lines] == list(fw.MODULES)
+    for name, line in zip(fw.MODULES, lines, strict=True):
+        want = "not run." if fw.missing(name) else "3 tool calls, answer: The Eiffel Tower"
+        assert want in line and "Traceback" not in line
