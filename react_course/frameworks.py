@@ -37,7 +37,7 @@ PARTS = {
     "course (run_native)": ("openai client + model name", "typed functions, schemas.py",
                             "driver.drive", "max_steps + Budget limits", "RunResult.steps"),
     "langgraph": ("ChatOpenAI", "functions, as LangChain tools", "a two-node graph (model, tools)",
-                  "recursion_limit (25 graph steps)", "the graph state's messages"),
+                  "recursion_limit (10,007 steps)", "the graph state's messages"),
     "openai-agents": ("OpenAIChatCompletionsModel", "function_tool", "Runner.run",
                       "max_turns (10)", "the run's items; Sessions across runs"),
     "smolagents": ("OpenAIServerModel", "tool (or code as the action: CodeAgent)",
