@@ -29,6 +29,8 @@ holds one idea; the agent a student reads, in the order the lessons teach it:
     routing     a cheaper model for routine steps                           (08)
     trace       step events as JSON Lines (and OpenTelemetry spans)         (09)
     viewer      a trace to step through (a widget), or static HTML          (09)
+    structure   plan-and-execute, and reflection on a failed run            (12)
+    frameworks  four agent frameworks on the scripted server (an extra)     (12)
     providers   real models by configuration                                (00)
     plans       the demo's plans; shop totals and heights from a question   (00)
     demo        the scripted model that solves the worked examples          (00)

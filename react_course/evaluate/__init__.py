@@ -4,7 +4,9 @@ Files in reading order: ``tasks`` (the bundled set and its splits), ``score``
 (is an answer right?), ``simulated`` (a seeded model that fails on purpose),
 ``metrics`` (success, pass^k, steps, errors, cost), ``compare`` (two
 configurations and the run-to-run noise), ``runner`` (run a set, log it,
-resume it; concurrency and a rate limit for real models).
+resume it; concurrency and a rate limit for real models), and for lesson 12
+``structured`` (plan-and-execute and reflection against the plain loop, imported
+on its own: ``from react_course.evaluate.structured import run_structured``).
 """
 
 from .compare import Difference, compare
