@@ -9,6 +9,10 @@ the server's ``Retry-After``; the second is not retried at all. Every wait
 must fit in what is left of the run's time: a back-off that outlives the
 run's budget ends the run instead, saying why.
 
+The ``openai`` SDK retries on its own, every 429 alike, the quota one
+included (``sdk_retry_defaults`` reads what the installed SDK does): one reason
+the course turns the SDK's retries off and keeps one retry path.
+
 The model is *not* told about a failed call. It never saw the request fail:
 the next attempt sends the same prompt, and a note about a 503 would only
 cost tokens and invite the model to apologise for something it did not do.
@@ -82,6 +86,24 @@ def status_of(error: BaseException) -> int | None:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
     return None
+
+
+def sdk_retry_defaults() -> dict[str, Any]:
+    """What the installed ``openai`` SDK retries on its own, read from the SDK itself.
+
+    Read from ``openai._constants`` and ``_base_client.BaseClient._should_retry``
+    (openai 3.57, read on 1 December 2026): two retries by default, waits from 0.5 s
+    doubling to 8 s, on 408, 409, 429, any 5xx, time-outs and dropped connections,
+    unless the server sends ``x-should-retry: false`` or a ``Retry-After`` over 120 s.
+    The statuses are the SDK's rule, copied here as data (it has no list to import).
+    """
+    import openai
+    from openai import _constants
+
+    return {"openai": openai.__version__, "max_retries": _constants.DEFAULT_MAX_RETRIES,
+            "first_wait": _constants.INITIAL_RETRY_DELAY, "longest_wait": _constants.MAX_RETRY_DELAY,
+            "statuses": "408, 409, 429, 500 and above", "also": "time-outs, dropped connections",
+            "longest_retry_after": _constants.MAX_RETRY_AFTER_DELAY}
 
 
 def is_retryable(error: BaseException) -> bool:

@@ -7,6 +7,9 @@ answers each request with the next entry of ``plan``:
 - ``429`` or ``(429, seconds)``: "too many requests", with a ``Retry-After``;
 - ``500``, ``503``, ``401``, ``404``...: that status, with a JSON error body;
 - ``("slow", seconds)``: waits that long before answering (a client time-out);
+- ``("quota", seconds)``: a 429 that says the account has no quota left, in
+  OpenAI's shape (``code`` and ``type`` ``insufficient_quota``), with a
+  ``Retry-After`` of ``seconds``: the 429 that no wait fixes;
 - any other text: a 200 answer whose reply is that text.
 
 Past the end of the plan it repeats the last entry. ``HttpModel(url)`` is a
@@ -59,7 +62,14 @@ class _Handler(BaseHTTPRequestHandler):
         return
 
 
+QUOTA_BODY = {"error": {"message": "You exceeded your current quota, please check your plan and "
+                                   "billing details.", "type": "insufficient_quota",
+                        "param": None, "code": "insufficient_quota"}}
+
+
 def _response(entry: Any) -> tuple[int, dict[str, str], dict]:
+    if isinstance(entry, tuple) and entry[0] == "quota":
+        return 429, {"Retry-After": f"{entry[1]:g}"}, QUOTA_BODY
     if isinstance(entry, tuple):
         status, after = entry
         return status, {"Retry-After": f"{after:g}"}, {"error": MESSAGES.get(status, "error")}
