@@ -20,6 +20,7 @@ holds one idea; the agent a student reads, in the order the lessons teach it:
     stopping    should_stop, step limits per task, near-repeats, hand-over  (05)
     retry       back-off for failed model calls, within the run's time      (05)
     safety      provenance, grounding, the approval gate, idempotency       (06)
+    answers     a final answer in a JSON schema, checked by its citations   (06)
     native      run_native: the native agent over the same driver           (07)
     schemas     tool declarations for native calls, from typed functions    (07)
     wire        Chat Completions and Responses, as the native loop needs    (07)

@@ -61,6 +61,7 @@ def run_native(
     strict: bool = True,
     price: Any = None,
     trace: Any = None,
+    request_options: Mapping[str, Any] | None = None,
     **limits: Any,
 ) -> RunResult:
     """Answer with native tool calls through ``client`` (an ``openai.OpenAI``).
@@ -71,12 +72,15 @@ def run_native(
     matters; ``None`` leaves the server's default. ``limits`` are the fields
     of ``guards.Limits``; ``price`` (a ``cost.Price``) lets ``max_cost`` be
     enforced for a model the price table does not know; ``trace`` (a
-    ``trace.StepLog``) receives one event per step (lesson 09). Nothing the model does
+    ``trace.StepLog``) receives one event per step (lesson 09). ``request_options``
+    are sent with every call as they are (``response_format``, ``reasoning``,
+    ``store``, ``prompt_cache_key``...). Nothing the model does
     makes it raise; a wrong setting (key, model name, URL) does, before the
     first successful call.
     """
     wire = make_wire(protocol, client, model, as_registry(tools), strict=strict,
                      parallel_tool_calls=parallel_tool_calls)
+    wire.options.update(request_options or {})
     messages = _as_messages(messages)
     question = _question(messages)
     budget = Budget(Limits.from_options(max_steps=max_steps, **limits), question=question)
