@@ -27,6 +27,7 @@ holds one idea; the agent a student reads, in the order the lessons teach it:
     tokens      exact token counts (offline), and a rule-of-thumb estimate  (08)
     cost        dated prices, money as Decimal, the closed forms of a run   (08)
     context     observation budgets and history compression                 (08)
+    items       Responses items that must stay together when compressed     (08)
     routing     a cheaper model for routine steps                           (08)
     trace       step events as JSON Lines (and OpenTelemetry spans)         (09)
     viewer      a trace to step through (a widget), or static HTML          (09)

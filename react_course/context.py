@@ -10,7 +10,9 @@ Three places to cut, from the cheapest:
   steps verbatim. The question, the tool list and the open items stay pinned:
   they are never summarised. In a native conversation an assistant turn with
   tool calls and its tool results are one unit: an API rejects a tool result
-  whose call is gone, so they are kept or summarised together.
+  whose call is gone, so they are kept or summarised together. A Responses
+  history keeps its own units (``items.py``: a reasoning item with the item
+  after it, a ``function_call`` with its output); ``compress_messages`` takes either.
 
 ``Compressor`` plugs ``compress_history`` into the text loop
 (``run_react(..., history=Compressor(summariser))``): it waits until the
@@ -38,6 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .items import is_responses, item_line, item_turns, items_intact
 from .models import takes
 from .record import Usage
 from .tokens import count_tokens
@@ -247,6 +250,8 @@ def tool_turns(messages: Sequence[dict[str, Any]]) -> list[list[dict[str, Any]]]
     >>> [len(t) for t in turns]
     [2, 1]
     """
+    if is_responses(messages):
+        return item_turns(messages)
     turns: list[list[dict[str, Any]]] = []
     for message in messages:
         if message.get("role") == "tool" and turns and turns[-1][0].get("tool_calls"):
@@ -262,11 +267,13 @@ def tool_pairs_intact(messages: Sequence[dict[str, Any]]) -> bool:
     >>> tool_pairs_intact([{"role": "tool", "tool_call_id": "a", "content": "4"}])
     False
     """
-    return broken_link(messages) is None
+    return (items_intact(messages) if is_responses(messages) else broken_link(messages)) is None
 
 
 def _turn_line(number: int, turn: list[Message]) -> str:
     """A native turn in ``step_line``'s shape: one line per call (a tool message carries no error kind)."""
+    if "type" in turn[0]:  # a Responses item (reasoning, function_call, message)
+        return item_line(number, turn, _one_line)
     first = turn[0]
     results = {m.get("tool_call_id"): m.get("content", "") for m in turn[1:]}
     lines = [f"Step {number}: ({first.get('role')} said) -> ok: {_one_line(first['content'])}"
