@@ -31,17 +31,24 @@ from react_course.routing import Router
 from react_course.tokens import count_tokens, tokenizer_backend
 
 ROOT = Path(__file__).resolve().parent.parent
-SETTINGS = {
+SETTINGS = {  # (threshold, steps kept verbatim, characters each observation is cut to)
     "no compression": None,
-    "compress past 600 tokens, keep 2 steps": (600, 2),
-    "compress past 400 tokens, keep 1 step": (400, 1),
+    "compress past 600 tokens, keep 2 steps": (600, 2, None),
+    "compress past 400 tokens, keep 1 step": (400, 1, None),
+    "compress past 250 tokens, keep 1 step": (250, 1, None),
+    "observations cut to 120 characters": (None, 0, 120),
+    "cut to 120 characters, compress past 250, keep 1": (250, 1, 120),
 }
 
 
-def measure(task, history=None, model=None) -> dict:
-    """One run: its prompts' tokens, what a cache serves, the summariser's tokens, success."""
+def measure(task, history=None, model=None, cut: int | None = None) -> dict:
+    """One run: its prompts' tokens, what a cache serves, the summariser's tokens, success.
+
+    ``cut`` is the runtime's cut of each observation (``max_observation_chars``), if any.
+    """
     model = model or task_model(task)
-    run = rc.run_react(task.question, model, task_tools(), max_steps=20, history=history)
+    limits = {"max_observation_chars": cut} if cut else {}
+    run = rc.run_react(task.question, model, task_tools(), max_steps=20, history=history, **limits)
     prompts = [call.prompt for call in model.calls]
     usages, previous = [], ""
     for prompt, step in zip(prompts, run.steps, strict=False):
@@ -64,11 +71,12 @@ def compression_table() -> dict[str, dict]:
     rows = {}
     for name, setting in SETTINGS.items():
         results = []
+        threshold, keep, cut = setting or (None, 0, None)
         for task in TASKS:
             history = None
-            if setting is not None:
-                history = Compressor(ExtractiveSummariser(), threshold=setting[0], keep_last=setting[1])
-            results.append(measure(task, history))
+            if threshold is not None:
+                history = Compressor(ExtractiveSummariser(), threshold=threshold, keep_last=keep)
+            results.append(measure(task, history, cut=cut))
         rows[name] = _totals(results)
     return rows
 
@@ -131,12 +139,12 @@ def main() -> None:
     args = parser.parse_args()
     compression, routing, speed = compression_table(), routing_table(), counting_speed()
     base = compression["no compression"]
-    print(f"{'setting':40} {'solved':>6} {'calls':>5} {'agent in':>9} {'saved':>6} {'+summary':>9} "
+    print(f"{'setting':50} {'solved':>6} {'calls':>5} {'agent in':>9} {'saved':>6} {'+summary':>9} "
           f"{'saved':>6} {'$':>7} {'$ cached':>8}")
     for name, row in compression.items():
         agent_saved = 1 - row["agent_input"] / base["agent_input"]
         saved = 1 - row["input_with_summariser"] / base["input_with_summariser"]
-        print(f"{name:40} {row['solved']:>2}/{row['tasks']:<3} {row['calls']:>5} {row['agent_input']:>9,} "
+        print(f"{name:50} {row['solved']:>2}/{row['tasks']:<3} {row['calls']:>5} {row['agent_input']:>9,} "
               f"{agent_saved:>6.0%} {row['input_with_summariser']:>9,} {saved:>6.0%} "
               f"{Decimal(row['dollars']):>7.4f} {Decimal(row['dollars_with_cache']):>8.4f}")
     print()
