@@ -23,6 +23,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import react_course as rc
+from react_course.caching import calls_of, run_cost
 from react_course.context import Compressor, ExtractiveSummariser
 from react_course.cost import cache_served, cost, prices, shared_prefix_tokens
 from react_course.lessons.long_tasks import TASKS, solved, task_model, task_tools
@@ -92,6 +93,38 @@ def _totals(results: list[dict]) -> dict:
             "dollars_with_cache": str(money(agent, summariser, cached=True))}
 
 
+CACHE_SCHEMES = {"gpt-4o": ("none", "openai"), "claude-opus-4-5": ("none", "anthropic-5m", "anthropic-1h")}
+CACHE_SETTINGS = ("no compression", "compress past 400 tokens, keep 1 step",
+                  "cut to 120 characters, compress past 250, keep 1")
+
+
+def caching_table() -> dict[str, dict[str, str]]:
+    """Dollars for the long tasks under each provider's caching, with and without compression.
+
+    Every call is priced by ``caching.run_cost`` from its prompt, the prefix it shares
+    with the call before and its reply; the summaries are priced on the same model,
+    uncached. gpt-4o's price is from 2025, claude-opus-4-5's from the 2026 page.
+    """
+    table, rows = prices(), {}
+    for name in CACHE_SETTINGS:
+        threshold, keep, cut = SETTINGS[name] or (None, 0, None)
+        row: dict[str, Decimal] = {}
+        for task in TASKS:
+            model = task_model(task)
+            history = Compressor(ExtractiveSummariser(), threshold=threshold, keep_last=keep) \
+                if threshold else None
+            measure(task, history, model, cut=cut)
+            for priced, schemes in CACHE_SCHEMES.items():
+                summaries = history.usage if history else Usage()
+                extra = run_cost([(summaries.input, 0, summaries.output)], table[priced])
+                for scheme in schemes:
+                    key = f"{priced} {scheme}"
+                    row[key] = row.get(key, Decimal(0)) + run_cost(calls_of(model.calls), table[priced],
+                                                                   scheme) + extra
+        rows[name] = {key: str(value) for key, value in row.items()}
+    return rows
+
+
 def routing_table() -> dict[str, dict]:
     """The agent on gpt-4o everywhere, on gpt-4o-mini everywhere, and routed."""
     table, rows = prices(), {}
@@ -138,6 +171,7 @@ def main() -> None:
     parser.add_argument("--save", action="store_true", help="write benchmarks/compression.json")
     args = parser.parse_args()
     compression, routing, speed = compression_table(), routing_table(), counting_speed()
+    caching = caching_table()
     base = compression["no compression"]
     print(f"{'setting':50} {'solved':>6} {'calls':>5} {'agent in':>9} {'saved':>6} {'+summary':>9} "
           f"{'saved':>6} {'$':>7} {'$ cached':>8}")
@@ -152,12 +186,15 @@ def main() -> None:
         print(f"{name:40} {row['solved']:>2}/{row['tasks']:<3} {row['calls']:>5} "
               f"${Decimal(row['dollars']):.4f}")
     print()
+    for name, row in caching.items():
+        print(f"{name:50} " + "  ".join(f"{key} ${Decimal(v):.4f}" for key, v in row.items()))
+    print()
     print(f"count_tokens ({speed['backend']}): {speed['cold_tokens_per_second']:,.0f} tokens/s on new text, "
           f"{speed['warm_tokens_per_second']:,.0f} tokens/s on seen text, "
           f"{speed['ms_per_loop_prompt']:.2f} ms per loop prompt")
     if args.save:
         out = {"date": time.strftime("%Y-%m-%d"), "compression": compression, "routing": routing,
-               "speed": speed}
+               "caching": caching, "speed": speed}
         path = ROOT / "benchmarks" / "compression.json"
         path.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
 

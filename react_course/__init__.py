@@ -26,6 +26,7 @@ holds one idea; the agent a student reads, in the order the lessons teach it:
     wire        Chat Completions and Responses, as the native loop needs    (07)
     tokens      exact token counts (offline), and a rule-of-thumb estimate  (08)
     cost        dated prices, money as Decimal, the closed forms of a run   (08)
+    caching     prompt caching as OpenAI and Anthropic bill it              (08)
     context     observation budgets and history compression                 (08)
     items       Responses items that must stay together when compressed     (08)
     routing     a cheaper model for routine steps                           (08)
