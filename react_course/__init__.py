@@ -24,6 +24,7 @@ holds one idea; the agent a student reads, in the order the lessons teach it:
     native      run_native: the native agent over the same driver           (07)
     schemas     tool declarations for native calls, from typed functions    (07)
     wire        Chat Completions and Responses, as the native loop needs    (07)
+    conversation  the next Responses request: server state or client state    (07)
     tokens      exact token counts (offline), and a rule-of-thumb estimate  (08)
     cost        dated prices, money as Decimal, the closed forms of a run   (08)
     caching     prompt caching as OpenAI and Anthropic bill it              (08)
