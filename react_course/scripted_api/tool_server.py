@@ -16,9 +16,13 @@ A discovered description is text written by someone else that goes straight
 into the model's context: a poisoned one is an injection channel (lesson 06).
 ``--poisoned`` adds such a tool, for lesson 07 to show.
 
-What it leaves out: the HTTP transport, resources, prompts, sampling and
-authentication. The SDK is imported only when a server is started or reached
-(it takes about a second to import).
+The same client talks to a Streamable HTTP server (``tool_http.py``: on
+127.0.0.1, behind a token) given ``url=`` and ``token=``; it pins the tool
+list it read at start, and ``changes()`` shows what the server added, removed
+or rewrote since.
+
+What it leaves out: resources, prompts, sampling and OAuth. The SDK is
+imported only when a server is started or reached (about a second to import).
 """
 
 from __future__ import annotations
@@ -95,8 +99,10 @@ class discover_tools:
     """
 
     def __init__(self, command: Sequence[str] | None = None, *, today: dt.date | None = None,
-                 poisoned: bool = False, timeout: float = CALL_TIMEOUT) -> None:
+                 poisoned: bool = False, timeout: float = CALL_TIMEOUT, url: str | None = None,
+                 token: str | None = None) -> None:
         self.command = list(command or server_command(today, poisoned=poisoned))
+        self.url, self.token = url, token  # a Streamable HTTP server (tool_http.py) instead of stdio
         self.timeout = timeout
         self.listed: list[Any] = []  # the tools as the server described them
         self._loop = asyncio.new_event_loop()
@@ -147,13 +153,10 @@ class discover_tools:
     async def _hold(self, ready: concurrent.futures.Future) -> None:
         """Open the connection, hand back the tool list, keep it open until told to close."""
         from mcp import Client
-        from mcp.client.stdio import StdioServerParameters, stdio_client
 
-        params = StdioServerParameters(command=self.command[0], args=self.command[1:],
-                                       env={"PYTHONPATH": os.pathsep.join(sys.path)})
         try:
             with open(os.devnull, "w") as quiet:  # the server's log must not land in a notebook
-                async with Client(stdio_client(params, errlog=quiet)) as client:
+                async with Client(self._transport(quiet)) as client:
                     self._client, self._closing = client, asyncio.Event()
                     ready.set_result((await client.list_tools()).tools)
                     await self._closing.wait()
@@ -161,6 +164,34 @@ class discover_tools:
             if not ready.done():
                 ready.set_exception(error)
             raise
+
+    def _transport(self, quiet: Any) -> Any:
+        if self.url:
+            from mcp.client.streamable_http import streamable_http_client
+            from mcp.shared._httpx_utils import create_mcp_http_client
+
+            headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+            return streamable_http_client(self.url, http_client=create_mcp_http_client(headers=headers))
+        from mcp.client.stdio import StdioServerParameters, stdio_client
+
+        params = StdioServerParameters(command=self.command[0], args=self.command[1:],
+                                       env={"PYTHONPATH": os.pathsep.join(sys.path)})
+        return stdio_client(params, errlog=quiet)
+
+    def changes(self) -> dict[str, list[str]]:
+        """What the server offers now against the list pinned at start: added, removed, changed.
+
+        The agent keeps using the pinned list (a tool added later is never offered to the
+        model, a changed description is not read); this says what a person should review.
+        """
+        future = asyncio.run_coroutine_threadsafe(self._client.list_tools(), self._loop)
+        now = {t.name: t for t in future.result(timeout=self.timeout).tools}
+        pinned = {t.name: t for t in self.listed}
+        changed = [name for name in sorted(set(now) & set(pinned))
+                   if (now[name].description, now[name].input_schema)
+                   != (pinned[name].description, pinned[name].input_schema)]
+        return {"added": sorted(set(now) - set(pinned)), "removed": sorted(set(pinned) - set(now)),
+                "changed": changed}
 
     def call(self, name: str, arguments: dict[str, Any]) -> str:
         """Call a tool on the server; a tool's error comes back as an exception with its text."""
