@@ -8,8 +8,9 @@ what a long run pays:
   more has its repeated prefix cached, and hits come in steps of 128 tokens
   (``cost.cache_served``). ``prompt_cache_key`` (a stable name per conversation
   or task) helps requests that share a prefix reach the same cache. Writing
-  costs nothing extra. Source: OpenAI's "Prompt Caching 201" cookbook (its
-  stored copy, read 2026-12-01, says it describes models before GPT-5.6).
+  costs nothing extra on models before the GPT-5.6 family; from GPT-5.6 on a
+  write costs 1.25 times the input rate (not modelled here). Source: OpenAI's prompt-caching guide
+  (developers.openai.com/api/docs/guides/prompt-caching), stored copy read 2026-12-01.
 - **Anthropic, explicit.** A ``cache_control: {"type": "ephemeral"}`` mark on
   a block caches the prompt up to it, for 5 minutes by default or an hour
   with ``"ttl": "1h"``. Writing costs more than plain input (1.25 times for

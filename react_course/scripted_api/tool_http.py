@@ -39,9 +39,13 @@ class TokenGate:
         if scope["type"] == "http":
             given = dict(scope.get("headers") or []).get(b"authorization", b"")
             if not secrets.compare_digest(given, self.expected):
-                headers = [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")]
+                while (await receive()).get("more_body"):  # read the request to its end first,
+                    pass  # or the client may see the connection reset before the answer
+                body = b'{"error": "missing or wrong token"}'
+                headers = [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer"),
+                           (b"content-length", str(len(body)).encode())]
                 await send({"type": "http.response.start", "status": 401, "headers": headers})
-                await send({"type": "http.response.body", "body": b'{"error": "missing or wrong token"}'})
+                await send({"type": "http.response.body", "body": body})
                 return
         await self.app(scope, receive, send)
 
