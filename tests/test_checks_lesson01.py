@@ -9,7 +9,7 @@ from mutation_suite import caught_under, rules_of
 
 import react_course as rc
 from react_course.checks import check
-from react_course.checks.lesson01 import QUESTION, _library_run, _reference_labels
+from react_course.checks.lesson01 import QUESTION, _library_run, who_wrote_key
 from react_course.checks.lesson01.generated_traces import RENDER
 
 
@@ -119,7 +119,7 @@ def test_who_wrote_mutant_fails(name: str) -> None:
 def test_the_checkers_labels_agree_with_the_library(kind: str) -> None:
     result = _library_run(kind)
     authors = [line.split(" | ", 1)[0].strip() for line in result.render(authors=True).splitlines()]
-    assert authors == _reference_labels(result.transcript)
+    assert authors == who_wrote_key(result.transcript)
     assert authors == who_wrote(result.transcript)
 
 

@@ -17,14 +17,15 @@ other direction of the switch), so the student goes back to the lesson.
 
 from . import paper_facts, render_trace, which_design, who_wrote
 from .common import QUESTION
-from .who_wrote import _library_run, _reference_labels
+from .generated_traces import who_wrote_key
+from .who_wrote import _library_run
 
 __all__ = [
     "QUESTION",
     "_library_run",
-    "_reference_labels",
     "paper_facts",
     "render_trace",
     "which_design",
     "who_wrote",
+    "who_wrote_key",
 ]

@@ -14,7 +14,7 @@ from typing import Any
 from .. import exercise
 from ..framework import Case
 from .common import EIFFEL, QUESTION
-from .generated_traces import WHO_WROTE
+from .generated_traces import WHO_WROTE, who_wrote_key
 
 
 def _labels(text: str) -> Callable[[Any], bool | str]:
@@ -29,7 +29,7 @@ def _labels(text: str) -> Callable[[Any], bool | str]:
         wrong = [i for i, label in enumerate(got) if label not in ("model", "program")]
         if wrong:
             return f"each label is the text 'model' or 'program'; label {wrong[0] + 1} is {got[wrong[0]]!r}"
-        right = _reference_labels(text)
+        right = who_wrote_key(text)
         for number, (line, mine, yours) in enumerate(zip(lines, right, got, strict=True), 1):
             if mine != yours:
                 shown = f"({line[:60]!r})" if line.strip() else "(a blank line)"
@@ -37,22 +37,6 @@ def _labels(text: str) -> Callable[[Any], bool | str]:
         return True
 
     return test
-
-
-def _reference_labels(text: str) -> list[str]:
-    import re
-
-    keyword = re.compile(r"\s*(question|observation|thought|action(?:\s+input)?|final\s+answer)"
-                         r"(?:\s*\d+)?\s*:", re.IGNORECASE)
-    labels, author = [], "program"
-    for line in text.splitlines():
-        found = keyword.match(line)
-        if found:
-            author = "program" if found[1].lower() in ("question", "observation") else "model"
-        elif line.lstrip().startswith("["):
-            author = "program"
-        labels.append(author)
-    return labels
 
 
 def _library_run(kind: str):
