@@ -36,6 +36,7 @@ holds one idea; the agent a student reads, in the order the lessons teach it:
     structure   plan-and-execute, and reflection on a failed run            (12)
     frameworks  four agent frameworks on the scripted server (an extra)     (12)
     providers   real models by configuration                                (00)
+    browser     the browser edition: what a Pyodide tab cannot do            (00)
     plans       the demo's plans; shop totals and heights from a question   (00)
     demo        the scripted model that solves the worked examples          (00)
 
