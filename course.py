@@ -232,7 +232,9 @@ def hand_back_to_sudo_user() -> None:
 
 
 def install(python: Path, extras: str, wheelhouse: Path | None) -> None:
-    target = f".[{extras}]" if extras else "."
+    # A laptop always gets the laptop extra (Jupyter, the SDK, MCP, matplotlib): the core alone
+    # is the browser edition's, which has its Jupyter in the page.
+    target = f".[{','.join(sorted({'laptop', *filter(None, extras.split(','))}))}]"
     command = [str(python), "-m", "pip", "install", "--disable-pip-version-check",
                "-c", "constraints.txt", "-e", target]
     if wheelhouse is not None:
@@ -332,7 +334,7 @@ def lab_command(python: Path, rest: list, as_root: bool | None = None) -> list:
 
 # ---------------------------------------------------------------- the lock (maintainers)
 # The lock pins the optional frameworks extra too, so that CI's frameworks are as exact as the rest.
-LOCKED_EXTRAS = ["--extra", "test", "--extra", "frameworks"]
+LOCKED_EXTRAS = ["--extra", "laptop", "--extra", "test", "--extra", "frameworks"]
 
 
 def find_uv(scratch: str) -> str:

@@ -95,7 +95,7 @@ def test_first_run_builds_then_a_second_run_does_nothing(course):
 def test_the_frameworks_extra_adds_to_the_test_extra_and_stays(course):
     course.module.setup("test")
     course.module.setup("test,frameworks")
-    assert course.installs()[-1][-1] == ".[frameworks,test]"
+    assert course.installs()[-1][-1] == ".[frameworks,laptop,test]"
     assert course.stamp()["extras"] == ["frameworks", "test"]
     course.commands.clear()
     course.module.setup("test")  # `course.py test` after CI's set-up: nothing to reinstall
@@ -107,7 +107,7 @@ def test_the_frameworks_extra_adds_to_the_test_extra_and_stays(course):
 def test_the_test_extra_is_installed_once_on_top(course):
     course.module.setup("")
     course.module.setup("test")
-    assert course.installs()[-1][-1] == ".[test]" and course.stamp()["extras"] == ["test"]
+    assert course.installs()[-1][-1] == ".[laptop,test]" and course.stamp()["extras"] == ["test"]
     course.commands.clear()
     course.module.setup("")
     course.module.setup("test")

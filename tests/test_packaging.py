@@ -23,7 +23,8 @@ def environment_pip_requirements() -> list[str]:
 
 def test_environment_yml_matches_pyproject() -> None:
     project = PYPROJECT["project"]
-    declared = project["dependencies"] + project["optional-dependencies"]["test"]
+    extras = project["optional-dependencies"]
+    declared = list(dict.fromkeys(project["dependencies"] + extras["laptop"] + extras["test"]))
     assert sorted(environment_pip_requirements()) == sorted(declared)
     python = re.search(r"- python=(\S+)", (ROOT / "environment.yml").read_text())
     assert python and PYPROJECT["project"]["requires-python"].startswith(f">={python[1]},")
@@ -74,7 +75,9 @@ def test_the_lock_is_universal_and_made_by_a_tool() -> None:
 
 def test_the_student_install_holds_no_test_tools() -> None:
     tools = {"pytest", "nbval", "hypothesis", "ruff", "uv"}
-    student = {Requirement(text).name for text in PYPROJECT["project"]["dependencies"]}
+    project = PYPROJECT["project"]
+    student = {Requirement(text).name for text in
+               project["dependencies"] + project["optional-dependencies"]["laptop"]}
     assert not student & tools, f"test tools in the student install: {student & tools}"
     assert tools <= {Requirement(text).name for text in PYPROJECT["project"]["optional-dependencies"]["test"]}
 

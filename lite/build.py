@@ -1,0 +1,134 @@
+"""Build the browser edition: a static JupyterLite site of the whole course, in lite/_site/.
+
+    python3 lite/build.py            # the site (about a minute the first time, seconds after)
+    python3 lite/build.py --pyodide  # only lite/_site/pyodide/: what the Node tests need
+
+What it does, each step kept in a cache so a second build is quick:
+
+1. lite/.venv with the pinned build tools (lite/requirements.txt);
+2. npm's ``pyodide`` core (lite/package-lock.json), served from the site itself;
+3. the course's wheel, the wheels it and the kernel need (lite/wheels.py), and
+   our pyodide-lock.json beside them, in _site/pyodide/;
+4. the lessons and exercises as the site's contents, each with a first cell
+   that installs the course in the tab (``%pip install react-course``);
+5. ``jupyter lite build`` with source maps off, then the Pyodide folder copied in.
+
+Host the folder on any static file host; to open it here:
+``python3 -m http.server -d lite/_site 8000`` and http://127.0.0.1:8000/.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+VENV, BUILD, SITE = HERE / ".venv", HERE / "_build", HERE / "_site"
+CORE = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide.js"]
+FOLDERS = ["notebooks", "exercises"]
+INSTALL_TAG = "browser-setup"
+
+
+def tools() -> Path:
+    """lite/.venv's Python, with lite/requirements.txt installed (once per change of the file)."""
+    python = VENV / "bin" / "python"
+    stamp = VENV / "requirements.done"
+    wanted = (HERE / "requirements.txt").read_text(encoding="utf-8")
+    if not python.exists():
+        venv.create(VENV, with_pip=True)
+    if not stamp.exists() or stamp.read_text(encoding="utf-8") != wanted:
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                        "-r", str(HERE / "requirements.txt")], check=True)
+        stamp.write_text(wanted, encoding="utf-8")
+    return python
+
+
+def pyodide_core() -> Path:
+    """npm's pyodide package, installed from lite/package-lock.json."""
+    folder = HERE / "node_modules" / "pyodide"
+    if not (folder / "pyodide.asm.wasm").exists():
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--silent"], cwd=HERE, check=True)
+    return folder
+
+
+def course_wheel(python: Path) -> Path:
+    """The course as a wheel, built from this checkout."""
+    dist = BUILD / "dist"
+    shutil.rmtree(dist, ignore_errors=True)
+    subprocess.run([str(python), "-m", "pip", "wheel", "--quiet", "--no-deps", "--disable-pip-version-check",
+                    "-w", str(dist), str(ROOT)], check=True)
+    shutil.rmtree(ROOT / "build", ignore_errors=True)
+    return next(dist.glob("react_course-*.whl"))
+
+
+def pyodide_folder(python: Path, out: Path) -> dict:
+    """Pyodide's core, the wheels and our lock in ``out``; returns the lock."""
+    core = pyodide_core()
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    for name in CORE:
+        shutil.copy2(core / name, out / name)
+    script = ("import json, sys; sys.path.insert(0, sys.argv[1]); import wheels; from pathlib import Path\n"
+              "course, out, cache = Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4])\n"
+              "original = json.loads((Path(sys.argv[5]) / 'pyodide-lock.json').read_text())\n"
+              "chosen = wheels.closure(course, wheels.EXTRAS, Path(sys.argv[6]), original, cache)\n"
+              "wheels.write_lock(original, chosen, course, wheels.EXTRAS, out)\n")
+    subprocess.run([str(python), "-c", script, str(HERE), str(course_wheel(python)), str(out),
+                    str(BUILD / "wheels"), str(core), str(ROOT / "constraints.txt")], check=True)
+    return json.loads((out / "pyodide-lock.json").read_text(encoding="utf-8"))
+
+
+def install_cell() -> dict:
+    """The first cell of every notebook in the site: the course into this tab's Python."""
+    return {"cell_type": "code", "execution_count": None, "id": "browser-setup",
+            "metadata": {"tags": [INSTALL_TAG]}, "outputs": [],
+            "source": ["# Browser edition: install the course into this tab's Python, from this site\n",
+                       "# (no network needed). On a laptop the course is already installed.\n",
+                       "%pip install -q react-course"]}
+
+
+def contents(out: Path) -> Path:
+    """The lessons and exercises, each with the install cell first, in ``out``."""
+    shutil.rmtree(out, ignore_errors=True)
+    for folder in FOLDERS:
+        (out / folder).mkdir(parents=True)
+        for path in sorted((ROOT / folder).glob("*.ipynb")):
+            notebook = json.loads(path.read_text(encoding="utf-8"))
+            notebook["cells"].insert(0, install_cell())
+            notebook["metadata"]["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)",
+                                                  "language": "python"}
+            (out / folder / path.name).write_text(json.dumps(notebook, indent=1), encoding="utf-8")
+    shutil.copy2(HERE / "CONTENTS.md", out / "README.md")
+    return out
+
+
+def site() -> Path:
+    python = tools()
+    lock = pyodide_folder(python, BUILD / "pyodide")
+    shutil.rmtree(SITE, ignore_errors=True)
+    subprocess.run([str(VENV / "bin" / "jupyter"), "lite", "build", "--lite-dir", str(HERE),
+                    "--contents", str(contents(BUILD / "contents")), "--output-dir", str(SITE),
+                    "--no-sourcemaps", "--no-unused-shared-packages"], check=True, cwd=HERE)
+    shutil.copytree(BUILD / "pyodide", SITE / "pyodide")
+    local = sum(1 for p in lock["packages"].values() if not p["file_name"].startswith("http"))
+    size = sum(p.stat().st_size for p in SITE.rglob("*") if p.is_file())
+    print(f"lite/_site: {size / 1e6:.1f} MB, {local} Python packages in the site itself")
+    return SITE
+
+
+def main(argv: list[str]) -> int:
+    if "--pyodide" in argv:
+        pyodide_folder(tools(), SITE / "pyodide")
+        print(f"{SITE / 'pyodide'}: Pyodide, the wheels and the lock")
+        return 0
+    site()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
