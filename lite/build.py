@@ -83,13 +83,25 @@ def pyodide_folder(python: Path, out: Path) -> dict:
     return json.loads((out / "pyodide-lock.json").read_text(encoding="utf-8"))
 
 
-def install_cell() -> dict:
-    """The first cell of every notebook in the site: the course into this tab's Python."""
+def install_cell(plots: bool) -> dict:
+    """The first cell of every notebook in the site: the course into this tab's Python.
+
+    A lesson with plots also asks for matplotlib, which only Pyodide's CDN has; offline,
+    ``plotting()`` puts in a stand-in so that the plot cells show their alt text instead.
+    """
+    source = ["# Browser edition: install the course into this tab's Python, from this site\n",
+              "# (no network needed). On a laptop the course is already installed.\n",
+              "%pip install -q react-course"]
+    if plots:
+        source += ["\nfrom react_course.plots_offline import plotting\n",
+                   "await plotting()  # matplotlib from Pyodide's CDN; offline, a stand-in"]
     return {"cell_type": "code", "execution_count": None, "id": "browser-setup",
-            "metadata": {"tags": [INSTALL_TAG]}, "outputs": [],
-            "source": ["# Browser edition: install the course into this tab's Python, from this site\n",
-                       "# (no network needed). On a laptop the course is already installed.\n",
-                       "%pip install -q react-course"]}
+            "metadata": {"tags": [INSTALL_TAG]}, "outputs": [], "source": source}
+
+
+def uses_plots(notebook: dict) -> bool:
+    return any("matplotlib" in "".join(cell["source"]) for cell in notebook["cells"]
+               if cell["cell_type"] == "code")
 
 
 def contents(out: Path) -> Path:
@@ -99,7 +111,7 @@ def contents(out: Path) -> Path:
         (out / folder).mkdir(parents=True)
         for path in sorted((ROOT / folder).glob("*.ipynb")):
             notebook = json.loads(path.read_text(encoding="utf-8"))
-            notebook["cells"].insert(0, install_cell())
+            notebook["cells"].insert(0, install_cell(uses_plots(notebook)))
             notebook["metadata"]["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)",
                                                   "language": "python"}
             (out / folder / path.name).write_text(json.dumps(notebook, indent=1), encoding="utf-8")

@@ -37,6 +37,7 @@ holds one idea; the agent a student reads, in the order the lessons teach it:
     frameworks  four agent frameworks on the scripted server (an extra)     (12)
     providers   real models by configuration                                (00)
     browser     the browser edition: what a Pyodide tab cannot do            (00)
+    plots_offline  matplotlib in the browser, or its stand-in offline        (01)
     plans       the demo's plans; shop totals and heights from a question   (00)
     demo        the scripted model that solves the worked examples          (00)
 
