@@ -1,7 +1,7 @@
 """Build the browser edition: a static JupyterLite site of the whole course, in lite/_site/.
 
-    python3 lite/build.py            # the site (about a minute the first time, seconds after)
-    python3 lite/build.py --pyodide  # only lite/_site/pyodide/: what the Node tests need
+    python3 lite/build.py          # the site (about a minute the first time; nothing if up to date)
+    python3 lite/build.py --force  # again, even if nothing changed
 
 What it does, each step kept in a cache so a second build is quick:
 
@@ -19,6 +19,8 @@ Host the folder on any static file host; to open it here:
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import json
 import shutil
 import subprocess
@@ -119,14 +121,45 @@ def contents(out: Path) -> Path:
     return out
 
 
-def site() -> Path:
-    python = tools()
-    lock = pyodide_folder(python, BUILD / "pyodide")
-    shutil.rmtree(SITE, ignore_errors=True)
-    subprocess.run([str(VENV / "bin" / "jupyter"), "lite", "build", "--lite-dir", str(HERE),
-                    "--contents", str(contents(BUILD / "contents")), "--output-dir", str(SITE),
-                    "--no-sourcemaps", "--no-unused-shared-packages"], check=True, cwd=HERE)
-    shutil.copytree(BUILD / "pyodide", SITE / "pyodide")
+def inputs_hash() -> str:
+    """What the site is made from: the course, its lessons and this folder's build files."""
+    digest = hashlib.sha256()
+    files = [ROOT / "pyproject.toml", ROOT / "constraints.txt", *sorted(p for p in HERE.glob("*") if p.is_file() and not p.name.startswith("."))]
+    for folder in ("react_course", *FOLDERS):
+        files += sorted(p for p in (ROOT / folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    for path in files:
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def site(force: bool = False) -> Path:
+    """Build the site into lite/_site, unless it is already built from the same inputs.
+
+    Built beside and then swapped in, under a lock: a test reading the old site (two
+    test files may build at once) never sees a half-written one.
+    """
+    BUILD.mkdir(exist_ok=True)
+    with open(BUILD / "build.lock", "w") as lock_file:
+        fcntl.flock(lock_file, fcntl.LOCK_EX)
+        wanted = inputs_hash()
+        stamp = SITE / ".inputs"
+        if not force and stamp.exists() and stamp.read_text(encoding="utf-8") == wanted:
+            print("lite/_site is up to date")
+            return SITE
+        python, new = tools(), BUILD / "site"
+        lock = pyodide_folder(python, BUILD / "pyodide")
+        shutil.rmtree(new, ignore_errors=True)
+        subprocess.run([str(VENV / "bin" / "jupyter"), "lite", "build", "--lite-dir", str(HERE),
+                        "--contents", str(contents(BUILD / "contents")), "--output-dir", str(new),
+                        "--no-sourcemaps", "--no-unused-shared-packages"], check=True, cwd=HERE)
+        shutil.copytree(BUILD / "pyodide", new / "pyodide")
+        (new / ".inputs").write_text(wanted, encoding="utf-8")
+        old = BUILD / "site.old"
+        shutil.rmtree(old, ignore_errors=True)
+        if SITE.exists():
+            SITE.rename(old)
+        new.rename(SITE)
+        shutil.rmtree(old, ignore_errors=True)
     local = sum(1 for p in lock["packages"].values() if not p["file_name"].startswith("http"))
     size = sum(p.stat().st_size for p in SITE.rglob("*") if p.is_file())
     print(f"lite/_site: {size / 1e6:.1f} MB, {local} Python packages in the site itself")
@@ -134,11 +167,7 @@ def site() -> Path:
 
 
 def main(argv: list[str]) -> int:
-    if "--pyodide" in argv:
-        pyodide_folder(tools(), SITE / "pyodide")
-        print(f"{SITE / 'pyodide'}: Pyodide, the wheels and the lock")
-        return 0
-    site()
+    site(force="--force" in argv)
     return 0
 
 
