@@ -121,6 +121,17 @@ def contents(out: Path) -> Path:
     return out
 
 
+def check_settings(built: Path) -> None:
+    """Fail the build if the site would load Pyodide from the CDN instead of from itself."""
+    config = json.loads((built / "jupyter-lite.json").read_text(encoding="utf-8"))["jupyter-config-data"]
+    ours = json.loads((HERE / "jupyter-lite.json").read_text(encoding="utf-8"))["jupyter-config-data"]
+    key = "@jupyterlite/pyodide-kernel-extension:kernel"
+    settings = config.get("litePluginSettings", {}).get(key, {})
+    for name, value in ours["litePluginSettings"][key].items():
+        if settings.get(name) != value:
+            raise SystemExit(f"the built site lost the kernel setting {name}={value!r}: {settings}")
+
+
 def inputs_hash() -> str:
     """What the site is made from: the course, its lessons and this folder's build files."""
     digest = hashlib.sha256()
@@ -149,10 +160,13 @@ def site(force: bool = False) -> Path:
         python, new = tools(), BUILD / "site"
         lock = pyodide_folder(python, BUILD / "pyodide")
         shutil.rmtree(new, ignore_errors=True)
+        # jupyter lite keeps a task database beside its config; a stale one skips writing our settings
+        (HERE / ".jupyterlite.doit.db").unlink(missing_ok=True)
         subprocess.run([str(VENV / "bin" / "jupyter"), "lite", "build", "--lite-dir", str(HERE),
                         "--contents", str(contents(BUILD / "contents")), "--output-dir", str(new),
                         "--no-sourcemaps", "--no-unused-shared-packages"], check=True, cwd=HERE)
         shutil.copytree(BUILD / "pyodide", new / "pyodide")
+        check_settings(new)
         (new / ".inputs").write_text(wanted, encoding="utf-8")
         old = BUILD / "site.old"
         shutil.rmtree(old, ignore_errors=True)

@@ -19,8 +19,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -28,26 +26,26 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from chromium import (
+    NEEDS_CHROMIUM,
+    by_css,
+    chromium,
+    errors_shown,
+    free_port,
+    kernel_state,
+    nothing_in_the_way,
+    run_all,
+    status_bar,
+    wait_for,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 TOKEN = "react-course-browser-test"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
-MISSING = [what for what, found in (("chromium", CHROMIUM), ("chromium-driver", DRIVER),
-                                    ("selenium", importlib.util.find_spec("selenium"))) if not found]
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(
-    bool(MISSING), reason=f"no browser to drive: install {', '.join(MISSING)} (Debian: apt-get install "
-                          "chromium chromium-driver; pip install selenium); .ci/run does this")]
+pytestmark = [pytest.mark.slow, NEEDS_CHROMIUM]
 
 LESSONS = {"00": "notebooks/00_start_here.ipynb", "08": "notebooks/08_token_cost_and_context.ipynb",
            "09": "notebooks/09_evaluation_and_tracing.ipynb"}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def course_module():
@@ -96,35 +94,10 @@ def lab(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000",
-                 "--disable-gpu"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(options=options, service=Service(DRIVER))
-    driver.set_page_load_timeout(60)
+    driver = chromium()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     yield driver
     driver.quit()
-
-
-def wait_for(condition, timeout: float = 90.0, every: float = 0.25, what: str = "a condition"):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        found = condition()
-        if found:
-            return found
-        time.sleep(every)
-    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
-
-
-def by_css(driver, selector: str) -> list:
-    from selenium.webdriver.common.by import By
-
-    return driver.find_elements(By.CSS_SELECTOR, selector)
 
 
 def open_lesson(driver, url: str, lesson: str) -> None:
@@ -132,44 +105,6 @@ def open_lesson(driver, url: str, lesson: str) -> None:
     wait_for(lambda: by_css(driver, ".jp-NotebookPanel .jp-Cell"), what=f"lesson {lesson} to open")
     wait_for(lambda: kernel_state(driver) == "idle" and "| Idle" in status_bar(driver),
              what=f"lesson {lesson}'s kernel to start")
-
-
-def status_bar(driver) -> str:
-    bars = by_css(driver, "#jp-main-statusbar")
-    return bars[0].text if bars else ""
-
-
-def kernel_state(driver) -> str:
-    indicators = by_css(driver, ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator")
-    return indicators[0].get_attribute("data-status") if indicators else ""
-
-
-def nothing_in_the_way(driver) -> str:
-    """'' when no dialog, toast or kernel prompt covers the notebook; else what does."""
-    dialogs = [d.text for d in by_css(driver, ".jp-Dialog")]
-    toasts = [t.text for t in by_css(driver, ".Toastify__toast")]
-    return "; ".join(f"dialog: {d[:120]}" for d in dialogs) + "; ".join(f"toast: {t[:120]}" for t in toasts)
-
-
-def run_all(driver, lesson: str) -> None:
-    from selenium.webdriver.common.by import By
-
-    menu = "//div[contains(@class,'lm-MenuBar-itemLabel') and text()='Run']"
-    item = "//div[contains(@class,'lm-Menu-itemLabel') and text()='Run All Cells']"
-    driver.find_element(By.XPATH, menu).click()
-    wait_for(lambda: driver.find_elements(By.XPATH, item), what="the Run menu")[0].click()
-    time.sleep(1.0)  # let the first cell start
-
-    def finished() -> bool:
-        prompts = by_css(driver, ".jp-InputPrompt")
-        return kernel_state(driver) == "idle" and not any("*" in p.text for p in prompts)
-
-    wait_for(finished, timeout=180, what=f"lesson {lesson} to run")
-
-
-def errors_shown(driver) -> list[str]:
-    return [e.text[:300] for e in by_css(driver, ".jp-OutputArea-output[data-mime-type="
-                                                 "'application/vnd.jupyter.error']")]
 
 
 def shot(driver, name: str) -> None:
