@@ -5,8 +5,9 @@ file browser's contents are mounted at ``/drive``. The ``tab`` fixture makes thi
 process look like that: ``IN_BROWSER`` true, ``threading.Thread.start`` raising,
 ``browser.DRIVE`` a temporary folder holding ``notebooks/`` and ``exercises/``,
 and the current folder ``exercises/`` in it (a notebook's). Each rule of the
-browser edition has a test here that fails without it. The same behaviour is
-checked for real in Pyodide by ``lite/node/run.mjs`` (see the branch's report).
+browser edition has a test here that fails without it. The last test runs the
+same rules for real in Pyodide under Node (``pyodide_browser_mode.py``), where the
+browser edition's runner and its Pyodide are built (``python3 lite/build.py --pyodide``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import base64
 import io
 import json
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -46,6 +48,7 @@ from react_course.tools.registry import ToolRegistry
 from react_course.trace import JsonLines
 
 ROOT = Path(__file__).resolve().parents[1]
+RUNNER, PYODIDE = ROOT / "lite" / "node" / "run.mjs", ROOT / "lite" / "_site" / "pyodide"
 
 
 def _no_thread(self: threading.Thread) -> None:
@@ -340,3 +343,14 @@ def test_the_grader_grades_the_unzipped_handins(tmp_path: Path) -> None:
                           course=drive, limits=limits, progress=False)
     assert {(g.student, g.status) for g in grades} == {("Ana_Lima", "graded"), ("Ben", "graded")}
     assert all(g.score == g.max_score > 0 for g in grades)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (RUNNER.exists() and PYODIDE.exists() and shutil.which("node")),
+                    reason="needs node and the browser edition's Pyodide: python3 lite/build.py --pyodide")
+def test_the_rules_hold_in_pyodide() -> None:
+    script = ROOT / "tests" / "pyodide_browser_mode.py"
+    done = subprocess.run(["node", str(RUNNER), "--course", str(ROOT), str(script), str(ROOT)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "pyodide_browser_mode: all passed" in done.stdout
