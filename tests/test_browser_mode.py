@@ -264,6 +264,8 @@ def test_the_doctor_warns_when_the_kernel_cannot_see_the_drive(tab: Path, tmp_pa
     monkeypatch.chdir(tmp_path)  # as /home/pyodide, when the browser refused the service worker
     work = next(f for f in doctor.diagnose() if f.name == "your work")
     assert work.status == "warn" and "not kept" in work.detail
+    assert results_path() is None
+    assert progress.report(tmp_path).startswith("No exercise notebooks found")  # not "every exercise passes"
 
 
 def test_the_browser_path_never_imports_the_grader() -> None:

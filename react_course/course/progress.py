@@ -92,8 +92,12 @@ def progress(root: Path | None = None) -> list[tuple[str, Path, list[Mark]]]:
 def report(root: Path | None = None) -> str:
     """The progress as text, ending with the next thing to do."""
     root = root or course_root()
+    lessons = progress(root)
+    if not lessons:  # e.g. a browser tab whose kernel cannot see the drive (doctor says why)
+        return (f"No exercise notebooks found in {root}, so no progress to show: run this in the course "
+                "folder (in the browser edition, react_course.course.doctor.diagnose() says what is wrong).")
     lines, next_up = [], None
-    for lesson, path, marks in progress(root):
+    for lesson, path, marks in lessons:
         done = sum(m.status == "passed" for m in marks)
         lines.append(f"Lesson {lesson} ({path.relative_to(root).as_posix()}): {done}/{len(marks)} passed")
         for mark in marks:
