@@ -4,10 +4,18 @@ The browser edition runs the same lessons on Python compiled to WebAssembly.
 Three things a laptop has are missing there, and the library asks this module
 instead of finding out by failing:
 
-- no threads: ``threading.Thread.start()`` raises ``RuntimeError``;
+- no threads: ``threading.Thread.start()`` raises ``RuntimeError``, and so does
+  ``ThreadPoolExecutor.submit`` (``threads_work``, ``inline_pools``);
 - no child processes: ``os.fork`` exists but fails, so nothing can be killed;
 - no sockets to listen on: a local server cannot start, so the scripted API
   is reached in-process instead.
+
+What the tab has instead of a disk: JupyterLite mounts the file browser's
+contents at ``/drive`` and starts each kernel in its notebook's folder there.
+Files written under it are kept in the browser's storage (IndexedDB) and show
+in the file browser; anything else (``/tmp``, ``~``) is gone on reload.
+``course_folder`` finds the course there, ``results_file`` is where checks
+keep their results.
 
 >>> IN_BROWSER
 False
@@ -17,11 +25,20 @@ True
 
 from __future__ import annotations
 
+import os
 import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
 IN_BROWSER = sys.platform == "emscripten"
+DRIVE = Path("/drive")  # where JupyterLite mounts the file browser's contents in the kernel
+RESULTS_NAME = "check_results.jsonl"  # beside notebooks/ and exercises/, in the drive
 
 _SAID: set[str] = set()
+_THREADS: list[bool] = []  # the probe's answer, once asked
 
 
 def laptop_only(reason: str) -> str | None:
@@ -52,3 +69,82 @@ def cannot_enforce(limit: str, why: str) -> str | None:
         _SAID.add(text)
         print(text)
     return text
+
+
+def threads_work() -> bool:
+    """Whether a thread can start here: never in the browser; elsewhere probed once.
+
+    >>> threads_work()
+    True
+    """
+    if IN_BROWSER:
+        return False
+    if not _THREADS:
+        try:
+            probe = threading.Thread(target=lambda: None)
+            probe.start()
+            probe.join()
+            _THREADS.append(True)
+        except RuntimeError:  # "can't start new thread"
+            _THREADS.append(False)
+    return _THREADS[0]
+
+
+@contextmanager
+def inline_pools() -> Iterator[None]:
+    """Where no thread can start, a ``ThreadPoolExecutor`` runs each task as it is submitted.
+
+    Code written for a laptop (``with ThreadPoolExecutor() as pool: pool.map(f, xs)``)
+    then runs in a tab: one task after another, its results in order, an error
+    kept in its future as usual. Where threads work it changes nothing.
+    """
+    if threads_work():
+        yield
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    saved = ThreadPoolExecutor.submit
+    ThreadPoolExecutor.submit = _submit_inline  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        ThreadPoolExecutor.submit = saved  # type: ignore[method-assign]
+
+
+def _submit_inline(self: Any, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    from concurrent.futures import Future
+
+    if getattr(self, "_shutdown", False):
+        raise RuntimeError("cannot schedule new futures after shutdown")
+    future: Future = Future()
+    try:
+        future.set_result(fn(*args, **kwargs))
+    except Exception as error:  # as a worker thread would: kept for .result() to raise
+        future.set_exception(error)
+    return future
+
+
+def course_folder() -> Path | None:
+    """In the browser, the drive's folder that holds ``notebooks/`` or ``exercises/``.
+
+    Searched from the kernel's current folder (its notebook's) up to the drive.
+    None on a laptop, and in a tab whose kernel cannot see the drive (the
+    browser refused JupyterLite's service worker): files written there are lost.
+    """
+    if not IN_BROWSER:
+        return None
+    here = Path(os.getcwd())
+    if here != DRIVE and DRIVE not in here.parents:
+        return None
+    for folder in (here, *here.parents):
+        if (folder / "notebooks").is_dir() or (folder / "exercises").is_dir():
+            return folder
+        if folder == DRIVE:
+            break
+    return DRIVE
+
+
+def results_file() -> Path | None:
+    """In the browser, where checks keep their results: a file in the course's folder on the drive."""
+    folder = course_folder()
+    return folder / RESULTS_NAME if folder is not None else None

@@ -161,7 +161,7 @@ def call_within_budget(call: Callable[[], T], budget: Budget) -> T:
     """
     wait_before_retry(budget)
     try:
-        return run_with_time_limit(call, budget.remaining_seconds())
+        return run_with_time_limit(call, budget.remaining_seconds(), kind="model")
     except ToolTimeout:
         raise out_of_time(budget) from None
     except Exception as error:

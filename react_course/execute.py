@@ -30,7 +30,8 @@ Time limits: a tool runs in a worker thread that is abandoned past its limit
 (Python cannot kill a thread). Where no thread can start (Pyodide in a
 browser), a trace function raises inside the tool at the deadline instead;
 that stops Python-level loops, not a long C-level computation or
-``time.sleep``.
+``time.sleep``, and the browser says so once (``browser.cannot_enforce``).
+There, too, one turn's calls run one after another.
 """
 
 from __future__ import annotations
@@ -41,8 +42,9 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
+from . import browser
 from .errors import LimitReached
 from .guards import Budget
 from .observations import truncate
@@ -225,13 +227,29 @@ class ToolTimeout(BaseException):
     """
 
 
-def run_with_time_limit(function: Callable[[], Any], timeout: float | None) -> Any:
-    """Call ``function``; past ``timeout`` seconds raise ``ToolTimeout`` (None: no limit)."""
+# What the trace deadline cannot stop, said once per kind of call where it is the only way.
+_WEAKER = {
+    "tool": ("a tool's time limit on a call that waits in C code (time.sleep, a blocking read, one "
+             "huge computation)", "no thread can start in a tab, so the limit is checked between Python "
+             "lines: a tool looping in Python is still stopped, such a call is not"),
+    "model": ("the run's max_seconds while a model call waits for its reply",
+              "no thread can start in a tab, so a request waiting on the network is not cut short; "
+              "the run's time is checked again before the next call"),
+}
+
+
+def run_with_time_limit(function: Callable[[], Any], timeout: float | None,
+                        kind: Literal["tool", "model"] = "tool") -> Any:
+    """Call ``function``; past ``timeout`` seconds raise ``ToolTimeout`` (None: no limit).
+
+    ``kind`` says what is being called, for the browser's note on what its limit cannot stop.
+    """
     if timeout is None:
         return function()
     if timeout <= 0:
         raise ToolTimeout
     if not _threads_work():
+        browser.cannot_enforce(*_WEAKER[kind])
         return _traced(function, timeout)
     box: dict[str, Any] = {}
 
@@ -268,17 +286,6 @@ def _traced(function: Callable[[], Any], timeout: float) -> Any:
         sys.settrace(previous)
 
 
-_THREADS: list[bool] = []
-
-
 def _threads_work() -> bool:
-    """Whether a thread can start here (not in Pyodide); probed once."""
-    if not _THREADS:
-        try:
-            probe = threading.Thread(target=lambda: None)
-            probe.start()
-            probe.join()
-            _THREADS.append(True)
-        except RuntimeError:
-            _THREADS.append(False)
-    return _THREADS[0]
+    """Whether a thread can start here (not in Pyodide): ``browser.threads_work``."""
+    return browser.threads_work()

@@ -23,6 +23,7 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from . import browser
 from .calculator import calculate as course_calculate
 from .tools import Encyclopedia
 
@@ -97,9 +98,13 @@ def run_framework(name: str, base_url: str, question: str = QUESTION) -> Framewo
     if absent:
         raise MissingExtra(name, absent)
     # In a thread of its own: a notebook's kernel already runs an event loop, and the async
-    # clients start theirs with asyncio.run, which refuses to run inside another.
-    with ThreadPoolExecutor(1) as pool:
-        answer, calls = pool.submit(RUNNERS[name], base_url, question).result()
+    # clients start theirs with asyncio.run, which refuses to run inside another. Where no
+    # thread can start (a browser tab), here: the synchronous clients still work.
+    if browser.threads_work():
+        with ThreadPoolExecutor(1) as pool:
+            answer, calls = pool.submit(RUNNERS[name], base_url, question).result()
+    else:
+        answer, calls = RUNNERS[name](base_url, question)
     return FrameworkRun(name, str(answer), calls)
 
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import react_course.execute as execute_module
+import react_course.browser as browser_module
 from react_course import (
     END_REASONS,
     WORKED_EXAMPLES,
@@ -277,7 +277,7 @@ def test_read_only_calls_run_in_parallel_and_side_effects_in_order() -> None:
 
 
 def test_time_limits_work_where_no_thread_can_start(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(execute_module, "_THREADS", [False])
+    monkeypatch.setattr(browser_module, "_THREADS", [False])
 
     def spins(n: int) -> str:
         """Loops for ever. Example input: 1"""

@@ -8,7 +8,9 @@ graders and CI:
   (CI runs the solution notebooks this way);
 - ``REACT_COURSE_RESULTS=path``: every check appends one JSON line to ``path``,
   tagged with ``REACT_COURSE_SUBMISSION`` (a name, e.g. the student's) when that is set;
-  ``react-course progress`` reads it.
+  ``react-course progress`` reads it. In the browser edition, without the setting,
+  the lines go to ``check_results.jsonl`` in the course's folder on the drive
+  (``browser.results_file``), which the browser keeps (``results_path``).
 
 ``check(id, obj, hidden=True)`` adds the exercise's hidden cases (registered with
 ``@hidden_cases``): cases the notebook never shows, which ``react-course grade`` runs
@@ -24,8 +26,10 @@ import os
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from .. import browser
 from .framework import (
     MISSING,
     STATUSES,
@@ -67,6 +71,7 @@ __all__ = [
     "hidden_cases",
     "hint",
     "nonblank_lines",
+    "results_path",
     "same_fields",
 ]
 
@@ -183,9 +188,18 @@ def _with_rules(result: CheckResult, rules: tuple[tuple[str, tuple[str, ...]], .
     return dataclasses.replace(result, cases=tuple(named(case) for case in result.cases))
 
 
-def _record(result: CheckResult) -> None:
+def results_path() -> Path | None:
+    """Where checks append their results: ``$REACT_COURSE_RESULTS``; in the browser, the drive's file.
+
+    None on a laptop without the setting: nothing is written.
+    """
     path = os.environ.get("REACT_COURSE_RESULTS")
-    if not path:
+    return Path(path) if path else browser.results_file()
+
+
+def _record(result: CheckResult) -> None:
+    path = results_path()
+    if path is None:
         return
     line = {**result.to_json(), "submission": os.environ.get("REACT_COURSE_SUBMISSION", "")}
     with open(path, "a", encoding="utf-8") as out:
@@ -243,10 +257,12 @@ def attempt(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 
     A stub (NotImplementedError) prints a reminder and gives ``NOT_ATTEMPTED``; any
     other error prints the last lines of its traceback and gives ``RAISED``. Either
-    prints as what it is, never as a value that looks like an answer.
+    prints as what it is, never as a value that looks like an answer. In the browser a
+    ``ThreadPoolExecutor`` in the student's code runs its tasks one by one (no threads there).
     """
     try:
-        return function(*args, **kwargs)
+        with browser.inline_pools():
+            return function(*args, **kwargs)
     except NotImplementedError as error:
         print(f"Not attempted yet ({error}). This cell works once the exercise is done.")
         return NOT_ATTEMPTED

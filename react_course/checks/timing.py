@@ -20,7 +20,9 @@ first and are then reported late. Code that catches ``BaseException`` can
 also swallow the ``CaseTimeout``; CPython then turns the trace off, so such a
 loop runs on. The second defence against a runaway loop is the guards
 (``GuardedModel``), which raise after a set number of calls on any platform.
-Left out: processes (``os.fork`` exists in Pyodide but fails) and signals
+In the browser the student's ``ThreadPoolExecutor`` runs its tasks one by one
+(``browser.inline_pools``), and the first check says once what its limit cannot
+stop. Left out: processes (``os.fork`` exists in Pyodide but fails) and signals
 (``SIGALRM`` is Unix-only and main-thread-only).
 """
 
@@ -35,6 +37,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from .. import browser
 
 __all__ = ["CaseTimeout", "Outcome", "run_limited", "run_with_trace_deadline"]
 
@@ -61,12 +65,21 @@ def run_limited(function: Callable[[], Any], time_limit: float) -> Outcome:
     42
     """
     outcome, buffer = Outcome(), io.StringIO()
+    threads = browser.threads_work()
+    if not threads:  # said before the case's output is captured, so that the student reads it
+        browser.cannot_enforce(*_WEAKER)
     with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(buffer):
-        if not _run_in_thread(function, time_limit, outcome):
+        if not (threads and _run_in_thread(function, time_limit, outcome)):
             outcome.stopped_by = "trace"
-            run_with_trace_deadline(function, time_limit, outcome)
+            with browser.inline_pools():
+                run_with_trace_deadline(function, time_limit, outcome)
     outcome.printed = buffer.getvalue()
     return outcome
+
+
+_WEAKER = ("a check's time limit on code that waits in C code (a huge power, time.sleep)",
+           "no thread can start in a tab, so the limit is checked between Python lines: a loop in "
+           "Python is still stopped, such a call ends first and is then reported late")
 
 
 def _run_in_thread(function: Callable[[], Any], time_limit: float, outcome: Outcome) -> bool:

@@ -4,7 +4,8 @@ Each check returns a ``Finding`` (ok, warn, fix, or skip); nothing here changes
 the machine. Run it at the start of a workshop on every laptop in the room;
 ``--json`` prints a report an instructor can collect, ``--full`` also starts
 the course's kernel and runs lesson 00 headless, and ``--ping`` sends one
-request to the real model (``doctor_model.py``).
+request to the real model (``doctor_model.py``). In a browser tab it reports the
+browser edition instead (``doctor_browser.py``).
 
 What it leaves out: repairs (``python3 course.py open`` makes them) and any
 check that needs the network, except ``--ping`` to the configured model.
@@ -24,6 +25,7 @@ from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 
+from .. import browser
 from .findings import Finding
 
 KERNEL_NAME = "react-course"
@@ -173,6 +175,11 @@ def check_lesson(timeout: int = 120) -> Finding:
 
 def diagnose(ping: bool = False, full: bool = False) -> list[Finding]:
     from .doctor_model import check_model, ping_model
+
+    if browser.IN_BROWSER:  # no venv, kernel or folder to check in a tab, and no kernel to start
+        from . import doctor_browser
+
+        return doctor_browser.diagnose(ping)
 
     findings = [check_python(), *check_packages(), check_folder(), check_kernel(), check_model()]
     if full:

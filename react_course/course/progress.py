@@ -2,8 +2,10 @@
 
 Progress is read from the student's own check results: the last check cell of each
 exercise in their saved notebooks (``exercises/``, and lesson 00 in ``notebooks/``),
-and, when ``REACT_COURSE_RESULTS`` names a results file, its lines (the later word
-wins). Nothing is run; an exercise whose check never ran is "not started".
+and the lines of the results file (``checks.results_path``: ``REACT_COURSE_RESULTS``
+when set, and in the browser edition a file on the drive; the later word wins).
+Nothing is run; an exercise whose check never ran is "not started". To hand the
+work in from a browser tab: ``handin.py``.
 
 ``reset`` puts one exercise notebook back as it was handed out (built again from
 ``solutions/``, the masters) after keeping the student's version as a dated copy
@@ -17,12 +19,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..checks import results_path
 from .submissions import cell_source, course_root
 
 _SUMMARY = re.compile(r"Check (\d\d\.\w+) \((.*?)\): (all passed|not attempted yet|\d+ of \d+ cases passed)"
@@ -39,7 +41,8 @@ class Mark:
     max_points: int = 0
 
 
-def _notebooks(root: Path) -> list[Path]:
+def student_notebooks(root: Path) -> list[Path]:
+    """The notebooks that hold a student's checks: lesson 00, then each exercise notebook."""
     lesson00 = sorted((root / "notebooks").glob("00_*.ipynb"))
     return lesson00 + sorted((root / "exercises").glob("[0-9][0-9]_*.ipynb"))
 
@@ -76,10 +79,10 @@ def marks_in_results(path: Path) -> dict[str, Mark]:
 def progress(root: Path | None = None) -> list[tuple[str, Path, list[Mark]]]:
     """``(lesson, notebook, marks)`` for every lesson with exercises, in lesson order."""
     root = root or course_root()
-    extra = os.environ.get("REACT_COURSE_RESULTS")
-    logged = marks_in_results(Path(extra)) if extra else {}
+    extra = results_path()
+    logged = marks_in_results(extra) if extra else {}
     lessons = []
-    for path in _notebooks(root):
+    for path in student_notebooks(root):
         marks = marks_in(json.loads(path.read_text(encoding="utf-8")))
         marks.update({k: v for k, v in logged.items() if k in marks})
         lessons.append((path.name[:2], path, list(marks.values())))
@@ -89,8 +92,12 @@ def progress(root: Path | None = None) -> list[tuple[str, Path, list[Mark]]]:
 def report(root: Path | None = None) -> str:
     """The progress as text, ending with the next thing to do."""
     root = root or course_root()
+    lessons = progress(root)
+    if not lessons:  # e.g. a browser tab whose kernel cannot see the drive (doctor says why)
+        return (f"No exercise notebooks found in {root}, so no progress to show: run this in the course "
+                "folder (in the browser edition, react_course.course.doctor.diagnose() says what is wrong).")
     lines, next_up = [], None
-    for lesson, path, marks in progress(root):
+    for lesson, path, marks in lessons:
         done = sum(m.status == "passed" for m in marks)
         lines.append(f"Lesson {lesson} ({path.relative_to(root).as_posix()}): {done}/{len(marks)} passed")
         for mark in marks:

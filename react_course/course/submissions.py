@@ -26,6 +26,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import browser
+
 CHECK_CALL = re.compile(r"""\bcheck\(\s*["'](\d\d)\.(\w+)["']\s*,\s*([A-Za-z_]\w*)\s*[,)]""")
 _HEADING = re.compile(r"^#\s+(.+)$", re.MULTILINE)
 SIMILAR = 0.95  # share of matching characters in the student's own code that flags a pair
@@ -52,7 +54,12 @@ class Submission:
 
 
 def course_root() -> Path:
-    return Path(__file__).resolve().parents[2]
+    """The course folder: the checkout the package is in, or in the browser the drive's course folder.
+
+    The browser edition installs the package as a wheel, away from the notebooks,
+    which live on JupyterLite's drive (``browser.course_folder``).
+    """
+    return browser.course_folder() or Path(__file__).resolve().parents[2]
 
 
 def handouts(root: Path | None = None) -> dict[str, Handout]:

@@ -6,7 +6,8 @@ read back, not run again. Against the simulated model it runs in one thread
 (the runs take milliseconds). Against a real model, ``workers`` runs go at
 once under a ``TokenBucket`` (requests per second, with a burst), and a
 rate-limited or failed call is retried by the run itself, as a step with
-back-off (the one retry path, ``retry.py``).
+back-off (the one retry path, ``retry.py``). Where no thread can start (a
+browser tab) the runs go one at a time, whatever ``workers`` asks.
 
 A ``Config`` is what a change changes: the prompt's example trajectory, the
 step limit, any ``guards.Limits`` field. Keep each configuration's name
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import browser
 from ..loop import run_react
 from ..models import takes
 from ..prompts import EXAMPLES
@@ -169,7 +171,7 @@ def run_eval(config: Config = DEFAULT, tasks: list[Task] | None = None, *, repea
                 progress(count[0], total)
         return run
 
-    if workers > 1:
+    if workers > 1 and browser.threads_work():
         with ThreadPoolExecutor(workers) as pool:
             runs = list(pool.map(lambda job: one(*job), todo))
     else:

@@ -4,8 +4,9 @@ A thread's time limit cannot stop code stuck inside one C call: computing
 ``9 ** 9 ** 9`` would keep a worker thread (and the CPU) busy for hours. A
 child process can be killed. The child is a fork of this process, so the
 student's function needs no pickling; only the answer comes back, as text,
-through a pipe. Without ``os.fork`` (Windows) nothing is run: ``can_fork()``
-says so, and the caller skips the probe.
+through a pipe. Without ``os.fork`` (Windows), or where it exists but fails
+(Pyodide, in a browser tab), nothing is run: ``can_fork()`` says so, and the
+caller skips the probe.
 """
 
 from __future__ import annotations
@@ -17,13 +18,19 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+from ... import browser
 from ..framework import describe, error_text
 
 CHILD_SECONDS = 2.0  # a calculator that checks before computing answers in milliseconds
 
 
 def can_fork() -> bool:
-    """True where a child process can be forked (Linux, macOS; not Windows)."""
+    """True where a child process can be forked (Linux, macOS; not Windows, not a browser tab).
+
+    Pyodide has ``os.fork`` and lists "fork" as a start method, but forking fails there.
+    """
+    if browser.IN_BROWSER:
+        return False
     return hasattr(os, "fork") and "fork" in multiprocessing.get_all_start_methods()
 
 

@@ -3,13 +3,15 @@
 Computing that power would run inside one C call for hours, where no thread time
 limit can stop it, so it goes only to a forked child process that is killed after
 ``CHILD_SECONDS`` (``_isolated.py``), and only after the calculator refused every
-cheap probe it is given. Without ``os.fork`` the case is skipped.
+cheap probe it is given. Without ``os.fork`` (Windows, a browser tab) the case is
+skipped, and its name says why.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from ... import browser
 from ..framework import Case, describe
 from . import _isolated
 
@@ -23,13 +25,21 @@ def _is_error(got: object) -> bool:
 def huge_power_case(calculate: Callable, gate: dict[str, str]) -> Case:
     """The case for 9 ** 9 ** 9, run only after every probe of ``gate`` got its refusal."""
     if not _isolated.can_fork():
-        return Case(f"{HUGE} is refused (skipped: this platform cannot run it in a separate process)",
-                    lambda: "skipped", test=lambda got: True, given=f"strict_calculate({HUGE!r})")
+        return Case(f"{HUGE} is refused ({_skipped()})", lambda: "skipped", test=lambda got: True,
+                    given=f"strict_calculate({HUGE!r})")
     return Case(f"{HUGE} is refused, not computed (run in a separate process)", _huge_power(calculate, gate),
                 given=f"strict_calculate({HUGE!r}) in a separate process, after the cheap powers above "
                       "were refused",
                 test=_huge_power_test, show=_show_huge_power, time_limit=_isolated.CHILD_SECONDS + 3,
                 hint=f"{HUGE} is 9 ** 387420489: check the exponent before computing the power.")
+
+
+def _skipped() -> str:
+    """Why the case is not run here."""
+    if browser.IN_BROWSER:
+        return ("skipped in the browser: no separate process can start in a tab, so a computation stuck "
+                "in one C call could not be stopped; the check runs it on a laptop")
+    return "skipped: this platform cannot run it in a separate process"
 
 
 def _huge_power(calculate: Callable, gate: dict[str, str]) -> Callable[[], tuple[str, str, str]]:
