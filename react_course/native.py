@@ -34,6 +34,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from . import browser
 from .driver import drive
 from .errors import ModelConfigError
 from .execute import execute_all
@@ -191,7 +192,9 @@ def native_client(setting: str | None = None, *, base_url: str | None = None,
         if base_url is None:
             raise ModelConfigError("the scripted model needs the address scripted_api.serve() yields "
                                    "(native_client(base_url=url)).")
-        return openai.OpenAI(base_url=base_url, api_key="scripted", timeout=timeout,
+        from .scripted_api.in_process import openai_client  # the browser's serve() gives an in-process URL
+
+        return openai_client(base_url, api_key="scripted", timeout=timeout,
                              max_retries=max_retries), "scripted"
     if spec.endpoint != "chat":
         raise ModelConfigError(f"{spec} is a completions endpoint (a base model); native tool calls need "
@@ -212,20 +215,28 @@ def lesson_client(scripted_url: str, setting: str | None = None) -> tuple[Any, s
     native tool calls cannot use (a ``-completions`` one: a base model) or a
     server that refuses connections would stop the lesson at its first raw
     call with a traceback. The lesson then runs on the scripted model served
-    at ``scripted_url``, and the line says so in words.
+    at ``scripted_url``, and the line says so in words. In the browser that
+    address is in-process (``scripted_api.in_process``), and a real server must
+    also let the page call it (CORS); the line says that too.
     """
+    from .scripted_api.in_process import is_in_process
+
     try:
         client, model = native_client(setting, base_url=scripted_url)
     except ModelConfigError as error:
         return (*native_client("scripted", base_url=scripted_url),
                 f"scripted, because {error} (this lesson runs on the scripted chat model instead)")
     if model == "scripted":
-        return client, model, "scripted (served on 127.0.0.1)"
+        where = "in-process: the browser edition has no local server" if is_in_process(scripted_url) \
+            else "served on 127.0.0.1"
+        return client, model, f"scripted ({where})"
     problem = _unreachable(client, model)
     if problem:
+        fix = ("in a browser tab the server must also allow this page's origin (CORS); "
+               if browser.IN_BROWSER else "")
         return (*native_client("scripted", base_url=scripted_url),
                 f"scripted, because {problem} (this lesson runs on the scripted chat model instead; "
-                "start your server and run the lesson again from the top)")
+                f"{fix}start your server and run the lesson again from the top)")
     return client, model, f"{model} at {client.base_url} (real)"
 
 
