@@ -52,3 +52,14 @@ def cannot_enforce(limit: str, why: str) -> str | None:
         _SAID.add(text)
         print(text)
     return text
+
+
+def on_a_laptop(reason: str) -> bool:
+    """True on a laptop; in the browser, say (once) why what follows cannot run there, and return False.
+
+    For a cell whose whole point needs a real machine: ``if on_a_laptop("it listens on a port"):``.
+
+    >>> on_a_laptop("needs a port")
+    True
+    """
+    return laptop_only(reason) is None
