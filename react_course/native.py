@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -203,8 +204,10 @@ def native_client(setting: str | None = None, *, base_url: str | None = None,
     if not key and spec.base_url is None and not os.environ.get("OPENAI_BASE_URL"):
         raise ModelConfigError("OPENAI_API_KEY is not set. Set it in your shell (never in a notebook "
                                "cell), or use REACT_COURSE_MODEL=scripted.")
-    client = openai.OpenAI(api_key=key or "not-needed", base_url=effective_url(spec.base_url),
-                           timeout=timeout, max_retries=max_retries)
+    with warnings.catch_warnings():  # in Pyodide httpx2 says it ignores the SDK's connection limits
+        warnings.filterwarnings("ignore", "The following transport option", UserWarning)
+        client = openai.OpenAI(api_key=key or "not-needed", base_url=effective_url(spec.base_url),
+                               timeout=timeout, max_retries=max_retries)
     return client, spec.name
 
 
@@ -252,6 +255,8 @@ def _unreachable(client: Any, model: str) -> str:
         return ""  # something is listening, only slowly: the lesson's own calls have time-outs
     except openai.APIConnectionError as error:
         return str(explain(error, str(client.base_url).rstrip("/"), model=model))
-    except Exception:
+    except Exception as error:
+        if browser.IN_BROWSER and not isinstance(error, openai.APIError):  # the tab's fetch itself failed
+            return f"this tab could not send a request to {client.base_url} ({type(error).__name__}: {error})"
         return ""  # it answered, if not with a model list
     return ""

@@ -10,12 +10,14 @@ route that still needs them fails the test.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import socket
 import threading
 import time
 
+import httpx2
 import openai
 import pytest
 from test_scripted_api import EIFFEL, TOOLS, client, functions
@@ -165,6 +167,18 @@ def test_in_the_browser_an_unreachable_real_server_falls_back_to_the_scripted_mo
     assert reply.choices[0].message.tool_calls  # the in-process demo model answered
 
 
+def test_in_the_browser_a_fetch_that_cannot_even_start_falls_back_too(browser_tab, monkeypatch):
+    def no_xhr(self, request):  # Pyodide under Node: httpx2's fetch transport finds no XMLHttpRequest
+        raise AttributeError("XMLHttpRequest")
+
+    monkeypatch.setattr(httpx2.HTTPTransport, "handle_request", no_xhr)
+    with serve() as url:
+        _, model, which = lesson_client(url, "openai-compatible:http://127.0.0.1:9/v1:m")
+    assert model == "scripted"
+    assert which.startswith("scripted, because this tab could not send a request to http://127.0.0.1:9/v1/ "
+                            "(AttributeError: XMLHttpRequest)")
+
+
 def test_scripted_client_works_in_the_browser_and_a_closed_address_cannot_be_reached(browser_tab):
     with scripted_client() as api:
         reply = api.chat.completions.create(model="m", messages=[{"role": "user", "content": EIFFEL}],
@@ -241,9 +255,13 @@ def test_a_slow_answer_is_the_sdks_time_out_in_process(browser_tab):
         assert server.served == 1
 
 
-def test_discover_tools_in_the_browser_hands_over_the_servers_tools(browser_tab, capsys):
+def test_discover_tools_in_the_browser_hands_over_the_servers_tools(browser_tab, capsys, monkeypatch):
     from react_course.scripted_api.tool_server import POISONED_DESCRIPTION, discover_tools, offered_tools
 
+    def no_loop():
+        raise AssertionError("a second event loop breaks Pyodide's own")
+
+    monkeypatch.setattr(asyncio, "new_event_loop", no_loop)
     browser._SAID.clear()
     finder = discover_tools(poisoned=True).start()  # would start a thread and a subprocess on a laptop
     with finder as tools:

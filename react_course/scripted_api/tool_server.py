@@ -121,6 +121,8 @@ class discover_tools:
         self.url, self.token = url, token  # a Streamable HTTP server (tool_http.py) instead of stdio
         self.timeout = timeout
         self.listed: list[Any] = []  # the tools as the server described them
+        if browser.IN_BROWSER:
+            return  # no event loop, no thread: Pyodide's own loop must stay the only one
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name="mcp-client")
         self._closing: asyncio.Event | None = None
@@ -211,6 +213,8 @@ class discover_tools:
         The agent keeps using the pinned list (a tool added later is never offered to the
         model, a changed description is not read); this says what a person should review.
         """
+        if self.in_process:
+            return {"added": [], "removed": [], "changed": []}  # the module's own tools cannot change
         future = asyncio.run_coroutine_threadsafe(self._client.list_tools(), self._loop)
         now = {t.name: t for t in future.result(timeout=self.timeout).tools}
         pinned = {t.name: t for t in self.listed}
