@@ -148,3 +148,14 @@ def results_file() -> Path | None:
     """In the browser, where checks keep their results: a file in the course's folder on the drive."""
     folder = course_folder()
     return folder / RESULTS_NAME if folder is not None else None
+
+
+def on_a_laptop(reason: str) -> bool:
+    """True on a laptop; in the browser, say (once) why what follows cannot run there, and return False.
+
+    For a cell whose whole point needs a real machine: ``if on_a_laptop("it listens on a port"):``.
+
+    >>> on_a_laptop("needs a port")
+    True
+    """
+    return laptop_only(reason) is None

@@ -171,6 +171,8 @@ RUNNERS = {"langgraph": _langgraph, "openai-agents": _openai_agents, "smolagents
 
 def report(name: str, base_url: str, question: str = QUESTION) -> str:
     """One line for the lesson: what ``name`` answered, or what to install to run it."""
+    if browser.IN_BROWSER:  # its client needs a real address, and runs in a thread of its own
+        return f"{name}: not run: laptop only (a framework's client needs a server on a port)."
     try:
         run = run_framework(name, base_url, question)
     except MissingExtra as absent:

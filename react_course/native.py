@@ -31,9 +31,11 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from . import browser
 from .driver import drive
 from .errors import ModelConfigError
 from .execute import execute_all
@@ -191,7 +193,9 @@ def native_client(setting: str | None = None, *, base_url: str | None = None,
         if base_url is None:
             raise ModelConfigError("the scripted model needs the address scripted_api.serve() yields "
                                    "(native_client(base_url=url)).")
-        return openai.OpenAI(base_url=base_url, api_key="scripted", timeout=timeout,
+        from .scripted_api.in_process import openai_client  # the browser's serve() gives an in-process URL
+
+        return openai_client(base_url, api_key="scripted", timeout=timeout,
                              max_retries=max_retries), "scripted"
     if spec.endpoint != "chat":
         raise ModelConfigError(f"{spec} is a completions endpoint (a base model); native tool calls need "
@@ -200,8 +204,10 @@ def native_client(setting: str | None = None, *, base_url: str | None = None,
     if not key and spec.base_url is None and not os.environ.get("OPENAI_BASE_URL"):
         raise ModelConfigError("OPENAI_API_KEY is not set. Set it in your shell (never in a notebook "
                                "cell), or use REACT_COURSE_MODEL=scripted.")
-    client = openai.OpenAI(api_key=key or "not-needed", base_url=effective_url(spec.base_url),
-                           timeout=timeout, max_retries=max_retries)
+    with warnings.catch_warnings():  # in Pyodide httpx2 says it ignores the SDK's connection limits
+        warnings.filterwarnings("ignore", "The following transport option", UserWarning)
+        client = openai.OpenAI(api_key=key or "not-needed", base_url=effective_url(spec.base_url),
+                               timeout=timeout, max_retries=max_retries)
     return client, spec.name
 
 
@@ -212,20 +218,28 @@ def lesson_client(scripted_url: str, setting: str | None = None) -> tuple[Any, s
     native tool calls cannot use (a ``-completions`` one: a base model) or a
     server that refuses connections would stop the lesson at its first raw
     call with a traceback. The lesson then runs on the scripted model served
-    at ``scripted_url``, and the line says so in words.
+    at ``scripted_url``, and the line says so in words. In the browser that
+    address is in-process (``scripted_api.in_process``), and a real server must
+    also let the page call it (CORS); the line says that too.
     """
+    from .scripted_api.in_process import is_in_process
+
     try:
         client, model = native_client(setting, base_url=scripted_url)
     except ModelConfigError as error:
         return (*native_client("scripted", base_url=scripted_url),
                 f"scripted, because {error} (this lesson runs on the scripted chat model instead)")
     if model == "scripted":
-        return client, model, "scripted (served on 127.0.0.1)"
+        where = "in-process: the browser edition has no local server" if is_in_process(scripted_url) \
+            else "served on 127.0.0.1"
+        return client, model, f"scripted ({where})"
     problem = _unreachable(client, model)
     if problem:
+        fix = ("in a browser tab the server must also allow this page's origin (CORS); "
+               if browser.IN_BROWSER else "")
         return (*native_client("scripted", base_url=scripted_url),
                 f"scripted, because {problem} (this lesson runs on the scripted chat model instead; "
-                "start your server and run the lesson again from the top)")
+                f"{fix}start your server and run the lesson again from the top)")
     return client, model, f"{model} at {client.base_url} (real)"
 
 
@@ -241,6 +255,8 @@ def _unreachable(client: Any, model: str) -> str:
         return ""  # something is listening, only slowly: the lesson's own calls have time-outs
     except openai.APIConnectionError as error:
         return str(explain(error, str(client.base_url).rstrip("/"), model=model))
-    except Exception:
+    except Exception as error:
+        if browser.IN_BROWSER and not isinstance(error, openai.APIError):  # the tab's fetch itself failed
+            return f"this tab could not send a request to {client.base_url} ({type(error).__name__}: {error})"
         return ""  # it answered, if not with a model list
     return ""

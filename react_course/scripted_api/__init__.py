@@ -10,16 +10,20 @@ talks to. The files, in reading order, are listed in ``README.md`` beside this o
 
 from typing import Any
 
-__all__ = ["MAX_BODY", "serve", "serve_forever"]
+__all__ = ["MAX_BODY", "openai_client", "scripted_client", "serve", "serve_forever"]
 
 
 def __getattr__(name: str) -> Any:
     """``serve`` and friends, imported on first use: ``import react_course`` (which loads the
     scripted chat models from here) stays fast, without the HTTP server's modules."""
-    if name in ("MAX_BODY", "serve"):
+    if name in ("MAX_BODY", "scripted_client", "serve"):
         from . import server
 
         return getattr(server, name)
+    if name == "openai_client":
+        from .in_process import openai_client
+
+        return openai_client
     if name == "serve_forever":
         from .standalone import serve_forever
 

@@ -21,15 +21,17 @@ refusal), or once its chunks (``Transfer-Encoding: chunked``) pass that size; a
 connection dropped mid-body is closed, a connection idle for 15 s is closed, and
 each connection runs in its own thread.
 
-Only the standard library's ``http.server`` is used. What it leaves out:
-keys (any key is accepted), rate limits, HTTPS, and files, images or audio.
+What a request asks for is answered by ``app.ScriptedAPI.handle``; this module
+is the HTTP around it. In the browser, where nothing can listen, ``serve()``
+yields an in-process address instead (``in_process.py``), which
+``native_client``, ``scripted_client`` and ``openai_client`` reach without a
+socket. Only the standard library's ``http.server`` is used. What it leaves
+out: keys (any key is accepted), rate limits, HTTPS, and files, images or audio.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
-import re
 import socket
 import threading
 import time
@@ -37,52 +39,28 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from .bodies import parse_body, read_chunks
-from .wire import APIError, Ids
+from .. import browser
+from .app import MAX_BODY, POST_PATHS, Answer, ScriptedAPI, too_large
+from .bodies import read_chunks
+from .wire import APIError
 
-MAX_BODY = 10 * 1024 * 1024  # bytes; the real API's limit is larger, a classroom's is not
-POST_PATHS = ("/v1/chat/completions", "/v1/responses", "/v1/completions")
-LOCAL_ORIGIN = re.compile(r"^https?://(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$")
+__all__ = ["MAX_BODY", "ScriptedServer", "scripted_client", "serve"]
+
 IDLE_SECONDS = 15  # a connection that sends nothing for this long is closed
 
 
 class ScriptedServer(ThreadingHTTPServer):
-    """The HTTP server and its state: the model, ids, and the responses kept for ``previous_response_id``."""
+    """The HTTP server around a ``ScriptedAPI`` (the model and its state), and its open connections."""
 
     daemon_threads = True
     allow_reuse_address = True
 
     def __init__(self, model: Any = None, host: str = "127.0.0.1", port: int = 0) -> None:
-        if model is None:
-            from .demo import demo_chat_model
-
-            model = demo_chat_model()
-        from .models import check_chat_model
-
-        check_chat_model(model)
-        self.model = model
-        self.model_name = getattr(model, "name", "scripted-chat")
-        self.ids = Ids()
+        self.api = ScriptedAPI(model)
+        self.model_name = self.api.model_name
         self.lock = threading.Lock()
-        self.responses: dict[str, dict[str, Any]] = {}  # id -> {"items": [...], "response": {...}}
-        self.reasoning_of: dict[str, str] = {}  # call_id -> id of the reasoning item before it
         self.connections: set[socket.socket] = set()
         super().__init__((host, port), Handler)
-
-    def check_supported(self, body: dict[str, Any]) -> None:
-        """Refuse the parameters the model rejects, as the API does for a reasoning model."""
-        for key in sorted(set(body) & set(getattr(self.model, "rejects", ()))):
-            raise APIError(400, f"Unsupported parameter: '{key}' is not supported with this model.", key,
-                           "unsupported_parameter")
-
-    def answer(self, request: Any) -> Any:
-        """The model's turn for a ``ChatRequest``; a plain string is a text turn."""
-        from .models import as_turn
-
-        try:
-            return as_turn(self.model(request))
-        except Exception as error:
-            raise ModelFailed from error
 
     @property
     def base_url(self) -> str:
@@ -101,10 +79,18 @@ class ScriptedServer(ThreadingHTTPServer):
 def serve(model: Any = None) -> Iterator[str]:
     """Serve ``model`` (default: the demo chat model) on 127.0.0.1; yield the base URL ending in ``/v1``.
 
+    In the browser it yields an in-process address (``in_process.hosted``) instead.
+
     >>> with serve() as base_url:
     ...     base_url.startswith("http://127.0.0.1:") and base_url.endswith("/v1")
     True
     """
+    if browser.IN_BROWSER:
+        from .in_process import hosted
+
+        with hosted(ScriptedAPI(model).handle, "scripted") as site:
+            yield site + "/v1"
+        return
     server = ScriptedServer(model)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
                               name="scripted-api", daemon=True)
@@ -118,8 +104,22 @@ def serve(model: Any = None) -> Iterator[str]:
         thread.join(timeout=5)
 
 
+@contextlib.contextmanager
+def scripted_client(model: Any = None, **options: Any) -> Iterator[Any]:
+    """An ``openai.OpenAI`` that talks to ``model`` served by ``serve()``, for a ``with`` block.
+
+    Short for ``with serve(model) as url: OpenAI(base_url=url, api_key="scripted",
+    max_retries=0)``, but it works in the browser too, where the client reaches the
+    model in-process. ``options`` are the SDK's, and win over these defaults.
+    """
+    from .in_process import openai_client
+
+    with serve(model) as url:
+        yield openai_client(url, **{"api_key": "scripted", "max_retries": 0, **options})
+
+
 class Handler(BaseHTTPRequestHandler):
-    """One connection: routes requests, and turns every failure into an API-shaped error."""
+    """One connection: reads each request's body, lets ``ScriptedAPI.handle`` answer, sends the answer."""
 
     protocol_version = "HTTP/1.1"
     server_version = "react-course-scripted/1"
@@ -146,55 +146,26 @@ class Handler(BaseHTTPRequestHandler):
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """A request http.server itself refuses (a bad request line, huge headers): the API's shape too."""
-        self.close_connection = True
         error = APIError(code, message or explain or "Bad request.", None, None)
-        self._send_json(code, error.body(), close=True)
+        self._send(self.server.api.error(error, getattr(self, "headers", None) or {}), close=True)
 
     def do_GET(self) -> None:
-        path = self.path.split("?")[0].rstrip("/")
-        models = {"object": "list", "data": [self._model_card()]}
-        try:
-            if path == "/v1/models":
-                return self._send_json(200, models)
-            if path == "/v1/models/" + self.server.model_name:
-                return self._send_json(200, self._model_card())
-            if path.startswith("/v1/responses/"):
-                from .responses import retrieve
-
-                return self._send_json(200, retrieve(path.rsplit("/", 1)[1], self.server))
-            raise _not_found("GET", self.path)
-        except APIError as error:
-            self._send_json(error.status, error.body())
+        self._send(self.server.api.handle("GET", self.path, self.headers, b""))
 
     def do_OPTIONS(self) -> None:
-        """A browser's preflight: allowed for pages on this machine, refused for any other origin."""
-        allowed = self._cors_origin() is not None
-        self._send_json(204 if allowed else 403, {} if allowed else APIError(
-            403, "Only pages served from 127.0.0.1 or localhost may call the scripted server.", None,
-            "cors_refused").body())
+        self._send(self.server.api.handle("OPTIONS", self.path, self.headers, b""))
 
     def do_POST(self) -> None:
         if self.path.split("?")[0].rstrip("/") not in POST_PATHS:
             return self._refuse()
         try:
-            body = self._read_json()
+            body = self._read_body()
         except _Dropped:
             self.close_connection = True
             return
         except APIError as error:
-            return self._send_json(error.status, error.body())
-        try:
-            result = self._route(body)
-        except APIError as error:
-            return self._send_json(error.status, error.body())
-        except Exception as error:  # say what failed, and keep serving
-            cause = error.__cause__ if isinstance(error, ModelFailed) else error
-            who = "model" if isinstance(error, ModelFailed) else "server"
-            message = f"The scripted {who} failed: {type(cause).__name__}: {cause}"
-            return self._send_json(500, APIError(500, message, None, None, "server_error").body())
-        if isinstance(result, dict):
-            return self._send_json(200, result)
-        self._send_stream(result, done_marker=not self.path.startswith("/v1/responses"))
+            return self._send(self.server.api.error(error, self.headers))
+        self._send(self.server.api.handle("POST", self.path, self.headers, body))
 
     def do_PUT(self) -> None:
         self._refuse()
@@ -202,31 +173,17 @@ class Handler(BaseHTTPRequestHandler):
     do_DELETE = do_PATCH = do_PUT
 
     def _refuse(self) -> None:
-        self.close_connection = True  # a body we did not read may follow
-        self._send_json(404, _not_found(self.command, self.path).body())
+        """A 404 without reading the body, so the connection closes: a body we did not read may follow."""
+        self._send(self.server.api.handle(self.command, self.path, self.headers, b""), close=True)
 
-    def _route(self, body: dict[str, Any]) -> dict[str, Any] | Iterator[dict[str, Any]]:
-        path = self.path.split("?")[0].rstrip("/")
-        if path == "/v1/chat/completions":
-            from .chat import chat_completion
-
-            return chat_completion(body, self.server)
-        if path == "/v1/responses":
-            from .responses import create_response
-
-            return create_response(body, self.server)
-        from .completions import text_completion
-
-        return text_completion(body, self.server)
-
-    def _read_json(self) -> dict[str, Any]:
-        """The body as a JSON object; refuses a large body before reading it."""
+    def _read_body(self) -> bytes:
+        """The body's bytes; refuses a large body before reading it."""
         length_header = self.headers.get("Content-Length")
         if length_header is None:
             if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
                 self.close_connection = True  # one request per chunked connection: simpler to get right
                 try:
-                    return parse_body(read_chunks(self.rfile, MAX_BODY))
+                    return read_chunks(self.rfile, MAX_BODY)
                 except (TimeoutError, OSError, EOFError) as error:
                     raise _Dropped from error
             length_header = "0"
@@ -235,9 +192,7 @@ class Handler(BaseHTTPRequestHandler):
             raise APIError(400, "Invalid Content-Length header.", None, "invalid_content_length")
         length = int(length_header)
         if length > MAX_BODY:
-            self._send_json(413, APIError(413, f"Request body too large: {length} bytes; the scripted "
-                                          f"server accepts at most {MAX_BODY} bytes.", None,
-                                          "request_too_large").body(), close=True)
+            self._send(self.server.api.error(too_large(length), self.headers), close=True)
             self._discard(length)
             raise _Dropped
         try:
@@ -246,7 +201,7 @@ class Handler(BaseHTTPRequestHandler):
             raise _Dropped from error
         if len(raw) < length:
             raise _Dropped  # the client went away mid-body: nobody to answer
-        return parse_body(raw)
+        return raw
 
     def _discard(self, length: int) -> None:
         """Read and drop what the client still sends, briefly, so it can read the refusal."""
@@ -259,61 +214,25 @@ class Handler(BaseHTTPRequestHandler):
                     break
                 length -= len(got)
 
-    def _model_card(self) -> dict[str, Any]:
-        return {"id": self.server.model_name, "object": "model", "created": 0, "owned_by": "react-course"}
-
-    def _cors_origin(self) -> str | None:
-        """The request's Origin when it is a page on this machine (``http://127.0.0.1:PORT`` or localhost)."""
-        origin = self.headers.get("Origin") or ""
-        return origin if LOCAL_ORIGIN.match(origin) else None
-
-    def _headers(self, status: int, content_type: str, length: int | None, close: bool) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        origin = self._cors_origin()
-        if origin is not None:
-            self.send_header("Access-Control-Allow-Origin", origin)
-            self.send_header("Vary", "Origin")
-            if self.command == "OPTIONS":
-                self.send_header("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-                self.send_header("Access-Control-Allow-Headers", self.headers.get(
-                    "Access-Control-Request-Headers") or "authorization, content-type")
-                self.send_header("Access-Control-Max-Age", "600")
-        self.send_header("x-request-id", self.server.ids.new("req"))
-        if length is not None:
-            self.send_header("Content-Length", str(length))
-        if close or self.close_connection:
-            self.send_header("Connection", "close")
-            self.close_connection = True
-        self.end_headers()
-
-    def _send_json(self, status: int, payload: dict[str, Any], close: bool = False) -> None:
-        data = b"" if status == 204 else json.dumps(payload, ensure_ascii=False).encode()
-        with contextlib.suppress(OSError):
-            self._headers(status, "application/json", len(data), close)
-            self.wfile.write(data)
+    def _send(self, answer: Answer, close: bool = False) -> None:
+        """The answer on the wire: a body and its length, or events as they come, then a close."""
+        streamed = not isinstance(answer.body, bytes)
+        with contextlib.suppress(OSError):  # the client may have gone
+            self.send_response(answer.status)
+            for name, value in answer.headers.items():
+                self.send_header(name, value)
+            if not streamed:
+                self.send_header("Content-Length", str(len(answer.body)))
+            if close or streamed or self.close_connection:
+                self.send_header("Connection", "close")
+                self.close_connection = True
+            self.end_headers()
+            for data in [answer.body] if not streamed else answer.body:
+                self.wfile.write(data)
+                if streamed:
+                    self.wfile.flush()
             self.wfile.flush()
-
-    def _send_stream(self, events: Iterator[dict[str, Any]], done_marker: bool) -> None:
-        """Server-sent events, one JSON object each; the connection closes at the end."""
-        with contextlib.suppress(OSError):
-            self._headers(200, "text/event-stream; charset=utf-8", None, close=True)
-            for event in events:
-                name = "" if done_marker else f"event: {event['type']}\n"
-                self.wfile.write(f"{name}data: {json.dumps(event, ensure_ascii=False)}\n\n".encode())
-                self.wfile.flush()
-            if done_marker:
-                self.wfile.write(b"data: [DONE]\n\n")
-            self.wfile.flush()
-
-
-class ModelFailed(Exception):
-    """The scripted model raised (a script ran out, a respond function failed): a 500, as from an API."""
 
 
 class _Dropped(Exception):
     """The connection cannot carry an answer (the client left, or the body was refused)."""
-
-
-def _not_found(method: str, path: str) -> APIError:
-    return APIError(404, f"Invalid URL ({method} {path})", None, "unknown_url")

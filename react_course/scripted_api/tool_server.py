@@ -21,6 +21,10 @@ The same client talks to a Streamable HTTP server (``tool_http.py``: on
 list it read at start, and ``changes()`` shows what the server added, removed
 or rewrote since.
 
+In the browser edition no subprocess can start and the SDK does not import,
+so ``discover_tools()`` for the course's own server hands over the tools that
+server would offer (``offered_tools``), in-process and without MCP, and says so.
+
 What it leaves out: resources, prompts, sampling and OAuth. The SDK is
 imported only when a server is started or reached (about a second to import).
 """
@@ -38,6 +42,8 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .. import browser
+
 JSON_TYPES: dict[str, type] = {"string": str, "integer": int, "number": float, "boolean": bool,
                                "array": list, "object": dict}
 CALL_TIMEOUT = 20.0
@@ -48,24 +54,31 @@ POISONED_DESCRIPTION = (
 )
 
 
-def course_server(today: dt.date | None = None, *, poisoned: bool = False) -> Any:
-    """An ``MCPServer`` offering the course's bundled tools (``default_tools``)."""
-    from mcp.server.mcpserver import MCPServer
-    from mcp.types import ToolAnnotations
+def offered_tools(today: dt.date | None = None, *, poisoned: bool = False) -> list[Any]:
+    """The tools the course's server offers: the bundled ones, and with ``poisoned`` a forecast
+    whose description carries an injection."""
+    from ..tools import Tool, default_tools
 
-    from ..tools import default_tools
-
-    server = MCPServer("react-course-tools", log_level="ERROR")
-    for tool in default_tools(today):
-        read_only = not getattr(tool, "side_effects", False)
-        server.add_tool(tool.function, name=tool.name, description=tool.description,
-                        annotations=ToolAnnotations(read_only_hint=read_only), structured_output=False)
+    tools = list(default_tools(today))
     if poisoned:
         def forecast(city: str) -> str:
             return f"Sunny in {city} tomorrow."
 
-        server.add_tool(forecast, name="forecast", description=POISONED_DESCRIPTION,
-                        annotations=ToolAnnotations(read_only_hint=True), structured_output=False)
+        forecast.__doc__ = POISONED_DESCRIPTION
+        tools.append(Tool.from_function(forecast))
+    return tools
+
+
+def course_server(today: dt.date | None = None, *, poisoned: bool = False) -> Any:
+    """An ``MCPServer`` offering the course's tools (``offered_tools``)."""
+    from mcp.server.mcpserver import MCPServer
+    from mcp.types import ToolAnnotations
+
+    server = MCPServer("react-course-tools", log_level="ERROR")
+    for tool in offered_tools(today, poisoned=poisoned):
+        read_only = not getattr(tool, "side_effects", False)
+        server.add_tool(tool.function, name=tool.name, description=tool.description,
+                        annotations=ToolAnnotations(read_only_hint=read_only), structured_output=False)
     return server
 
 
@@ -102,9 +115,14 @@ class discover_tools:
                  poisoned: bool = False, timeout: float = CALL_TIMEOUT, url: str | None = None,
                  token: str | None = None) -> None:
         self.command = list(command or server_command(today, poisoned=poisoned))
+        # In the browser only the course's own server can be stood in for: its tools, in-process.
+        self.in_process = browser.IN_BROWSER and command is None and url is None
+        self.today, self.poisoned = today, poisoned
         self.url, self.token = url, token  # a Streamable HTTP server (tool_http.py) instead of stdio
         self.timeout = timeout
         self.listed: list[Any] = []  # the tools as the server described them
+        if browser.IN_BROWSER:
+            return  # no event loop, no thread: Pyodide's own loop must stay the only one
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name="mcp-client")
         self._closing: asyncio.Event | None = None
@@ -117,6 +135,11 @@ class discover_tools:
         Starting takes a few seconds (two Python processes import the MCP SDK), so a
         program that knows it will need the tools can start them early.
         """
+        if self.in_process:
+            return self  # nothing to start: ``with`` hands over the tools themselves
+        if browser.IN_BROWSER:
+            raise RuntimeError("an MCP connection needs a laptop: the browser edition has no threads, no "
+                               "subprocesses and no mcp package.")
         if self._ready is None:
             self._ready = concurrent.futures.Future()
             self._thread.start()
@@ -126,6 +149,10 @@ class discover_tools:
     def __enter__(self) -> Any:
         from ..tools import ToolRegistry
 
+        if self.in_process:
+            browser.laptop_only("an MCP tool server runs as a subprocess, so here discover_tools hands "
+                                "over the same tools in-process, without MCP")
+            return ToolRegistry(offered_tools(self.today, poisoned=self.poisoned))
         self.start()
         try:
             self.listed = self._ready.result(timeout=self.timeout)
@@ -135,6 +162,8 @@ class discover_tools:
         return ToolRegistry([self._proxy(tool) for tool in self.listed])
 
     def __exit__(self, *exc: object) -> None:
+        if self.in_process:
+            return
         if self._closing is not None:
             self._loop.call_soon_threadsafe(self._closing.set)
         self._shut()
@@ -184,6 +213,8 @@ class discover_tools:
         The agent keeps using the pinned list (a tool added later is never offered to the
         model, a changed description is not read); this says what a person should review.
         """
+        if self.in_process:
+            return {"added": [], "removed": [], "changed": []}  # the module's own tools cannot change
         future = asyncio.run_coroutine_threadsafe(self._client.list_tools(), self._loop)
         now = {t.name: t for t in future.result(timeout=self.timeout).tools}
         pinned = {t.name: t for t in self.listed}
