@@ -24,7 +24,7 @@ from test_scripted_api import EIFFEL, TOOLS, client, functions
 from test_scripted_api_responses import RESPONSES_TOOLS
 
 import react_course as rc
-from react_course import browser, execute
+from react_course import browser
 from react_course.errors import ModelError
 from react_course.native import lesson_client, run_native
 from react_course.scripted_api import scripted_client, serve
@@ -46,7 +46,7 @@ def browser_tab(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(browser, "IN_BROWSER", True)
     monkeypatch.setattr(threading.Thread, "start", no_thread)
     monkeypatch.setattr(socket.socket, "bind", no_bind)
-    monkeypatch.setattr(execute, "_THREADS", [False])
+    monkeypatch.setattr(browser, "_THREADS", [False])
 
 
 @pytest.fixture
