@@ -135,7 +135,8 @@ def check_settings(built: Path) -> None:
 def inputs_hash() -> str:
     """What the site is made from: the course, its lessons and this folder's build files."""
     digest = hashlib.sha256()
-    files = [ROOT / "pyproject.toml", ROOT / "constraints.txt", *sorted(p for p in HERE.glob("*") if p.is_file() and not p.name.startswith("."))]
+    own = sorted(p for p in HERE.glob("*") if p.is_file() and not p.name.startswith("."))
+    files = [ROOT / "pyproject.toml", ROOT / "constraints.txt", *own, *sorted((HERE / "node").glob("*"))]
     for folder in ("react_course", *FOLDERS):
         files += sorted(p for p in (ROOT / folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts)
     for path in files:

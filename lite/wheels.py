@@ -55,7 +55,7 @@ SHIPPED = {"ipykernel", "widgetsnbextension", "piplite", "pyodide-kernel"}
 
 
 def pins(constraints: Path) -> dict[str, str]:
-    """The versions ``constraints.txt`` pins for Pyodide's environment (a marker that fails there drops the line)."""
+    """The versions ``constraints.txt`` pins for Pyodide (a line whose marker fails there is dropped)."""
     found = {}
     for line in constraints.read_text(encoding="utf-8").splitlines():
         line = line.split("#", 1)[0].strip()
@@ -157,8 +157,8 @@ def entry(name: str, wheel: Path, extras: set[str], known: set[str]) -> dict:
             "unvendored_tests": False}
 
 
-def write_lock(original: dict, wheels: dict[str, tuple[Path, set[str]]], course: Path, course_extras: set[str],
-               out: Path) -> dict:
+def write_lock(original: dict, wheels: dict[str, tuple[Path, set[str]]], course: Path,
+               course_extras: set[str], out: Path) -> dict:
     """Our ``pyodide-lock.json`` in ``out``, with the wheels copied beside it; returns the lock."""
     packages = {}
     for name, package in original["packages"].items():

@@ -59,7 +59,7 @@ def is_stand_in(fig: Any) -> bool:
 
 
 def _module(name: str, **names: Any) -> types.ModuleType:
-    module = types.ModuleType(name, "A stand-in for matplotlib in an offline browser tab (react_course.plots_offline).")
+    module = types.ModuleType(name, "matplotlib's stand-in in an offline tab (react_course.plots_offline)")
     module.__dict__.update(names)
     module.__getattr__ = lambda attribute: _anything  # PEP 562: any other name is a no-op
     return module
