@@ -47,7 +47,7 @@ NOTEBOOKS = [path for folder in ("notebooks", "solutions", "exercises")
 IDS = [f"{p.parent.name}/{p.name}" for p in NOTEBOOKS]
 ARTIFACTS = ROOT / "test-artifacts" / "lite-node"  # every notebook's report, one JSON line each
 NOTEBOOK_TIMEOUT = 120  # seconds; the laptop runs each in under 5
-WORKERS = max(1, min(2, os.cpu_count() or 1))
+WORKERS = int(os.environ.get("LITE_NODE_WORKERS") or max(1, min(2, os.cpu_count() or 1)))  # Node processes
 
 MISSING = ("node is not on PATH (install Node.js 20 or later)" if not NODE else
            "npm's pyodide is not installed: run `npm ci --prefix lite` (or `python3 lite/build.py --pyodide`)"
@@ -92,19 +92,21 @@ class Worker:
             self.process.stdin.flush()
         except BrokenPipeError:
             pass  # the process is gone: its end is read below
-        deadline = time.monotonic() + NOTEBOOK_TIMEOUT
+        deadline, cell = time.monotonic() + NOTEBOOK_TIMEOUT, None
         while True:
             try:
                 line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 self.stop()
-                return broken(path, f"no result within {NOTEBOOK_TIMEOUT} s (a cell that never ends?)")
+                return broken(path, f"no result within {NOTEBOOK_TIMEOUT} s (a cell that never ends?)", cell)
             if line is None:
                 why = f"the Node process ended (status {self.process.wait()}): {self.last_error()}"
                 if not self.started:
                     raise CannotStart(why)
-                return broken(path, why)
+                return broken(path, why, cell)
             self.started = self.started or line.startswith('{"start"')
+            if line.startswith('{"cell"'):
+                cell = json.loads(line)["cell"]
             if line.startswith('{"path"'):
                 return json.loads(line)
 
@@ -129,10 +131,11 @@ class CannotStart(Exception):
     """Pyodide did not come up: every notebook would fail the same way."""
 
 
-def broken(path: Path, why: str) -> dict:
+def broken(path: Path, why: str, cell: int | None = None) -> dict:
+    """The report of a notebook whose process died or hung (in ``cell``, when it got that far)."""
     return {"path": str(path.relative_to(ROOT)), "passed": False, "cells": 0, "compared": 0,
             "browser_different": 0, "seconds": None, "mismatch_count": 1,
-            "mismatches": [{"what": "crashed", "got": why}]}
+            "mismatches": [{"cell": cell, "what": "crashed", "got": why}]}
 
 
 def drain(todo: queue.Queue, reports: dict) -> None:

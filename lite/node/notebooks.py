@@ -8,15 +8,12 @@ each cell goes through IPython's ``InteractiveShell.run_cell``, as in the
 JupyterLite kernel, and what a kernel would send the page is recorded per cell:
 ``print`` and warnings (streams), the last expression (``execute_result``),
 ``display()`` (``display_data``), and a raised exception (``error``). It runs on
-CPython too, which is how the harness itself is checked.
+CPython too (``python lite/node/notebooks.py ...``), which is how the harness
+itself is checked: there every lesson matches.
 
-Each notebook gets what a fresh kernel gives it: a new shell and namespace,
-its own folder as the current folder, the environment the laptop suite sets
-(tests/conftest.py, tests/test_notebooks.py), and the course's modules imported
-anew (their once-per-kernel notes, caches and counters start over). The rest
-of the process (Python's own modules, the course's dependencies) is shared, so
-a notebook that changes those can still leak; that is the price of starting
-Pyodide once instead of once per notebook.
+Each notebook gets what a fresh kernel gives it (kernel_like.py): a new shell and
+namespace, its own folder as the current folder, the laptop suite's
+environment, and the course's modules imported anew.
 
 The folder says how a notebook is judged, as on the laptop:
 
@@ -26,172 +23,35 @@ The folder says how a notebook is judged, as on the laptop:
 - anything else is a lesson: outputs compared as nbval does (nbval_compare.py),
   except cells tagged ``browser-different``, which run but are only counted.
 
-Prints one JSON line per notebook (``{"start": path}`` before it runs, then the
-result), so the caller can tell which notebook a crashed process was in.
+Prints one JSON line per notebook, its report, after ``{"start": path}`` and a
+``{"cell": n}`` before each code cell (numbered as nbval numbers them): the
+caller can tell where a process that died was.
 Not done here: cell time limits (Pyodide cannot interrupt a cell; the caller
 times the process) and top-level ``await`` in cells (no lesson uses it).
 """
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
 import sys
 import tempfile
 import time
-import warnings
 from pathlib import Path
 
 import nbval_compare
-from IPython.core.displayhook import DisplayHook
-from IPython.core.displaypub import DisplayPublisher
-from IPython.core.interactiveshell import InteractiveShell
-from traitlets.config import Config
+from kernel_like import FreshKernel, new_shell
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 BROWSER_DIFFERENT = "browser-different"
 COURSE_VARIABLES = ("REACT_COURSE_MODEL", "REACT_COURSE_STRICT", "REACT_COURSE_RESULTS")
-RESULTS_FILE = "react-course-check-results.jsonl"
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
 MISMATCHES_SHOWN = 3
-
-
-class StreamRecorder(io.TextIOBase):
-    """``sys.stdout`` / ``sys.stderr`` during a cell: each write becomes a stream output."""
-
-    def __init__(self, shell: KernelLikeShell, name: str) -> None:
-        super().__init__()
-        self.shell, self.name = shell, name
-
-    @property
-    def encoding(self) -> str:
-        return "utf-8"
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, chunk: str) -> int:
-        self.shell.cell_outputs.append({"output_type": "stream", "name": self.name, "text": str(chunk)})
-        return len(chunk)
-
-
-class ResultRecorder(DisplayHook):
-    """The last expression's value as an ``execute_result``, with every format the kernel sends."""
-
-    def start_displayhook(self) -> None:
-        pass
-
-    def write_output_prompt(self) -> None:
-        pass
-
-    def write_format_data(self, format_dict, md_dict=None) -> None:
-        self.shell.cell_outputs.append({"output_type": "execute_result", "data": format_dict,
-                                        "metadata": md_dict or {}})
-
-    def finish_displayhook(self) -> None:
-        pass
-
-
-class DisplayRecorder(DisplayPublisher):
-    """``display()`` as ``display_data``; updates and ``clear_output`` are dropped, as nbval drops them."""
-
-    def publish(self, data, metadata=None, source=None, *, transient=None, update=False, **kwargs) -> None:
-        if not update:
-            self.shell.cell_outputs.append({"output_type": "display_data", "data": data,
-                                            "metadata": metadata or {}})
-
-    def clear_output(self, wait=False) -> None:
-        pass
-
-
-class KernelLikeShell(InteractiveShell):
-    """An IPython shell that records a cell's outputs instead of printing them."""
-
-    displayhook_class = ResultRecorder
-    display_pub_class = DisplayRecorder
-
-    def __init__(self, **kwargs) -> None:
-        self.cell_outputs: list[dict] = []
-        super().__init__(**kwargs)
-
-    def _showtraceback(self, etype, evalue, stb) -> None:
-        self.cell_outputs.append({"output_type": "error", "ename": etype.__name__, "evalue": str(evalue),
-                                  "traceback": [ANSI.sub("", line) for line in stb]})
-
-    def run(self, source: str) -> list[dict]:
-        """Run one cell as the kernel's execute request does; its outputs, in order."""
-        self.cell_outputs = []
-        saved = sys.stdin, sys.stdout, sys.stderr
-        # No stdin, as a kernel run without a page to answer (input() fails instead of
-        # reading the caller's list of notebooks).
-        sys.stdin = io.StringIO()
-        sys.stdout, sys.stderr = StreamRecorder(self, "stdout"), StreamRecorder(self, "stderr")
-        try:
-            self.run_cell(source, store_history=True)
-        finally:
-            sys.stdin, sys.stdout, sys.stderr = saved
-        return self.cell_outputs
-
-
-def new_shell() -> KernelLikeShell:
-    """A fresh shell, the only one ``get_ipython()`` knows (no history file: Pyodide has no sqlite3)."""
-    KernelLikeShell.clear_instance()
-    config = Config()
-    config.HistoryManager.enabled = False
-    config.InteractiveShell.colors = "nocolor"
-    return KernelLikeShell.instance(config=config)
 
 
 def kind_of(path: Path) -> str:
     """How a notebook is judged, from its folder: 'solution', 'exercise' or 'lesson'."""
     return {"solutions": "solution", "exercises": "exercise"}.get(path.parent.name, "lesson")
-
-
-class FreshKernel:
-    """What a new kernel would start with, for the length of one notebook, then put back."""
-
-    def __init__(self, path: Path, kind: str, environment: dict[str, str], scratch: Path) -> None:
-        self.folder, self.kind, self.environment = path.parent, kind, environment
-        self.results = scratch / RESULTS_FILE
-
-    def __enter__(self) -> FreshKernel:
-        self.saved = (os.getcwd(), list(sys.path), list(warnings.filters))
-        self.modules = set(sys.modules)
-        os.environ.clear()
-        os.environ.update(self.environment)
-        if self.kind in ("solution", "exercise"):
-            os.environ["REACT_COURSE_RESULTS"] = str(self.results)
-            self.results.unlink(missing_ok=True)
-        if self.kind == "solution":
-            os.environ["REACT_COURSE_STRICT"] = "1"
-        os.chdir(self.folder)
-        return self
-
-    def check_results(self) -> list[dict]:
-        if not self.results.exists():
-            return []
-        return [json.loads(line) for line in self.results.read_text(encoding="utf-8").splitlines() if line]
-
-    def __exit__(self, *exc) -> None:
-        cwd, sys.path[:], warnings.filters[:] = self.saved
-        os.chdir(cwd)
-        os.environ.clear()
-        os.environ.update(self.environment)
-        for name in set(sys.modules) - self.modules:
-            if is_course_module(sys.modules[name]):
-                del sys.modules[name]
-        self.results.unlink(missing_ok=True)
-
-
-def is_course_module(module) -> bool:
-    """The course's own modules (and any imported from the repository), never this harness's."""
-    name = getattr(module, "__name__", "") or ""
-    where = getattr(module, "__file__", None) or ""
-    if name == "react_course" or name.startswith("react_course."):
-        return True
-    return where.startswith(str(REPOSITORY)) and not where.startswith(str(Path(__file__).parent))
 
 
 def check_calls(cells: list[dict]) -> set[str]:
@@ -209,12 +69,17 @@ def error_text(outputs: list[dict]) -> str:
                                                                           if where else ""), 400)
 
 
+def shown(path: Path) -> str:
+    """A notebook's path as reports name it: from the repository, when it is in it."""
+    return str(path.relative_to(REPOSITORY)) if path.is_relative_to(REPOSITORY) else str(path)
+
+
 def run_notebook(path: Path, environment: dict[str, str], sanitizers, scratch: Path) -> dict:
     """Run one notebook in a fresh shell; its JSON report."""
     notebook = json.loads(path.read_text(encoding="utf-8"))
     kind, cells = kind_of(path), notebook["cells"]
-    report = {"path": str(path.relative_to(REPOSITORY)) if path.is_relative_to(REPOSITORY) else str(path),
-              "kind": kind, "cells": 0, "compared": 0, "browser_different": 0, "not_compared": 0}
+    report = {"path": shown(path), "kind": kind, "cells": 0, "compared": 0, "browser_different": 0,
+              "not_compared": 0}
     mismatches: list[dict] = []
     start = time.perf_counter()
     with FreshKernel(path, kind, environment, scratch) as kernel:
@@ -225,14 +90,15 @@ def run_notebook(path: Path, environment: dict[str, str], sanitizers, scratch: P
             if options["skip"]:
                 report["not_compared"] += 1
                 continue
+            print(json.dumps({"cell": number}), flush=True)  # a process that dies here says where
             outputs = shell.run(nbval_compare.text(cell["source"]))
             report["cells"] += 1
-            raised = any(o["output_type"] == "error" for o in outputs)
-            if raised and not options["check_exception"]:
+            different = BROWSER_DIFFERENT in (cell.get("metadata", {}).get("tags") or [])
+            report["browser_different"] += different
+            if any(o["output_type"] == "error" for o in outputs) and not options["check_exception"]:
                 mismatches.append({"cell": number, "what": "raised", "got": error_text(outputs)})
-                continue
-            if BROWSER_DIFFERENT in (cell.get("metadata", {}).get("tags") or []):
-                report["browser_different"] += 1
+            elif different:
+                pass  # runs (and must not raise), but its outputs are the browser's own
             elif not options["check"] or cell.get("execution_count") is None:
                 report["not_compared"] += 1
             else:
@@ -306,7 +172,12 @@ def main(argv: list[str]) -> int:
     failed = 0
     for path in notebook_paths(argv):
         print(json.dumps({"start": str(path)}), flush=True)
-        report = run_notebook(path, environment, sanitizers, scratch)
+        try:
+            report = run_notebook(path, environment, sanitizers, scratch)
+        except Exception as error:  # the notebook's file, or this harness: say so, and go on to the next
+            report = {"path": shown(path), "passed": False, "cells": 0, "compared": 0, "browser_different": 0,
+                      "seconds": None, "mismatch_count": 1,
+                      "mismatches": [{"what": "harness", "got": f"{type(error).__name__}: {error}"}]}
         failed += not report["passed"]
         print(json.dumps(report, ensure_ascii=False), flush=True)
     return 1 if failed else 0
