@@ -114,7 +114,9 @@ class Worker:
         self.errors.seek(0)
         text = self.errors.read()
         cause = text.split("The cause of the fatal error was:", 1)
-        return (cause[1] if len(cause) > 1 else text).strip()[:300] or "nothing on stderr"
+        if len(cause) > 1:  # Pyodide's own words, without the wasm frames under them
+            return "Pyodide fatal error: " + cause[1].strip().split("\n", 1)[0]
+        return text.strip()[-300:] or "nothing on stderr"
 
     def stop(self) -> None:
         if self.process.poll() is None:
