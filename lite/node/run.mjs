@@ -50,21 +50,26 @@ pyodide.globals.set("_argv", pyodide.toPy([script, ...args.slice(1)]));
 pyodide.globals.set("_course", course);
 pyodide.globals.set("_cwd", cwd);
 try {
-  await pyodide.runPythonAsync(`
+  // SystemExit is caught in Python: raised out of Pyodide's event loop, it would escape this
+  // try as an uncaught exception (Node then prints the whole of pyodide.asm.mjs and exits 1).
+  const status = await pyodide.runPythonAsync(`
 import os, runpy, sys
 sys.argv = list(_argv)
 os.chdir(_cwd)
 if _course:
     sys.path.insert(0, _course)
 sys.path.insert(0, os.path.dirname(sys.argv[0]))
-runpy.run_path(sys.argv[0], run_name="__main__")
+try:
+    runpy.run_path(sys.argv[0], run_name="__main__")
+    _status = 0
+except SystemExit as _exit:
+    _status = _exit.code if isinstance(_exit.code, int) else (0 if _exit.code is None else 1)
+    if not isinstance(_exit.code, (int, type(None))):
+        print(_exit.code, file=sys.stderr)
+_status
 `);
-  process.exit(0);
+  process.exit(status);
 } catch (error) {
-  const text = String(error.message || error);
-  const code = text.match(/SystemExit: (\d+)\s*$/);
-  if (code) process.exit(Number(code[1]));
-  if (/SystemExit\s*$/.test(text.trim())) process.exit(0);
-  console.error(text);
+  console.error(String(error.message || error));
   process.exit(1);
 }
