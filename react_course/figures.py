@@ -33,10 +33,10 @@ def show_figure(fig: Any, alt: str) -> None:
     import matplotlib.pyplot as plt
     from IPython.display import display
 
-    from .plots_offline import NOTE, is_stand_in
+    from .plots_offline import is_stand_in
 
-    if is_stand_in(fig):  # the browser edition, offline: say what the figure would show
-        display({"text/plain": alt, "text/markdown": f"*{NOTE}* {alt}"}, raw=True)
+    if is_stand_in(fig):  # the browser edition, offline: what the figure shows, in words
+        display({"text/plain": alt}, raw=True)
         return
     data, metadata = figure_bundle(fig, alt)
     display(data, raw=True, metadata=metadata)

@@ -6,7 +6,8 @@ build from the public CDN. Without a network that fails, and every plot cell
 would stop Run All at ``import matplotlib.pyplot``. So offline we install a
 stand-in under the same name instead: every call returns another stand-in and
 draws nothing, and ``show_figure`` shows the figure's alt text (the sentence
-that says what the figure shows) with a note. The numbers a lesson prints are
+that says what the figure shows), as a terminal or a screen reader gets it;
+``plotting()`` says once, at the top of the lesson, why. The numbers a lesson prints are
 computed by the lesson, not by matplotlib, so they stay the same.
 
 >>> fig, (left, right) = subplots(1, 2)
@@ -21,9 +22,6 @@ from __future__ import annotations
 import sys
 import types
 from typing import Any
-
-NOTE = ("Figure not drawn: matplotlib comes from Pyodide's public CDN, which this tab could not "
-        "reach. What it shows:")
 
 
 class Drawing:
@@ -61,8 +59,14 @@ def is_stand_in(fig: Any) -> bool:
 def _module(name: str, **names: Any) -> types.ModuleType:
     module = types.ModuleType(name, "matplotlib's stand-in in an offline tab (react_course.plots_offline)")
     module.__dict__.update(names)
-    module.__getattr__ = lambda attribute: _anything  # PEP 562: any other name is a no-op
+    module.__getattr__ = _module_attribute  # PEP 562: any other public name is a no-op
     return module
+
+
+def _module_attribute(name: str) -> Any:
+    if name.startswith("__"):  # __file__, __path__...: absent, as Python's import machinery expects
+        raise AttributeError(name)
+    return _anything
 
 
 def install_stand_in() -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import base64
+import contextlib
 import io
 import json
 import re
@@ -21,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -40,7 +42,7 @@ from react_course.checks.timing import run_limited
 from react_course.course import doctor, handin, progress
 from react_course.evaluate.runner import run_eval
 from react_course.evaluate.tasks import load_tasks
-from react_course.execute import execute, execute_all
+from react_course.execute import ToolTimeout, execute, execute_all, run_with_time_limit
 from react_course.loop import run_react
 from react_course.models import ScriptedModel
 from react_course.record import ToolCall
@@ -153,16 +155,20 @@ def _notes(text: str) -> list[str]:
     return [line for line in text.splitlines() if line.startswith("Note: in the browser")]
 
 
-def test_each_weaker_time_limit_is_noted_once(tab: Path, capsys: pytest.CaptureFixture) -> None:
+def test_a_weaker_limit_is_noted_once_a_call_overran_it(tab: Path, capsys: pytest.CaptureFixture) -> None:
     def price(item: str) -> str:
         """The price of an item. Example input: pen"""
         return "2"
 
-    for _ in range(2):
-        run_limited(lambda: 1, 1.0)
-        model = ScriptedModel(["Thought: t\nAction: price\nAction Input: pen",
-                               "Thought: done\nFinal Answer: 2"])
-        assert run_react("How much is a pen?", model, {"price": price}).answer == "2"
+    model = ScriptedModel(["Thought: t\nAction: price\nAction Input: pen", "Thought: done\nFinal Answer: 2"])
+    assert run_react("How much is a pen?", model, {"price": price}).answer == "2"
+    run_limited(lambda: 1, 1.0)
+    assert _notes(capsys.readouterr().out) == [], "calls within their limits need no note"
+    for _ in range(2):  # time.sleep waits in C: the trace deadline cannot cut it short
+        run_limited(lambda: time.sleep(0.2), 0.05)
+        for kind in ("tool", "model"):
+            with contextlib.suppress(ToolTimeout):  # found past the deadline, after the sleep
+                run_with_time_limit(lambda: time.sleep(0.2), 0.05, kind)
     notes = _notes(capsys.readouterr().out)
     assert len(notes) == 3, notes
     assert any("check's time limit" in n and "C code" in n for n in notes)

@@ -15,8 +15,9 @@ Starting Pyodide costs seconds, so a few Node processes (one per core, at most
 two) each take the next notebook as they finish the last. A notebook that
 kills its process (a Pyodide fatal error, such as a stack overflow) fails
 alone, and a new process takes the rest. The reports, mismatches and all, are
-kept in ``test-artifacts/lite-node/reports.jsonl``. Without ``node`` or npm's pyodide
-the test is skipped, saying what to run.
+kept in ``test-artifacts/lite-node/reports.jsonl``. The site is built first
+(``lite/build.py``, nothing when up to date); without ``node`` and ``npm`` the test
+is skipped, saying what to install.
 """
 
 from __future__ import annotations
@@ -38,10 +39,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 LITE = ROOT / "lite"
 NODE = shutil.which("node")
-LOCK = LITE / "_site" / "pyodide" / "pyodide-lock.json"
-# What the lock's wheels are chosen from: newer than the lock means build it again.
-LOCK_INPUTS = [ROOT / "pyproject.toml", ROOT / "constraints.txt", LITE / "wheels.py", LITE / "build.py",
-               LITE / "package-lock.json"]
 NOTEBOOKS = [path for folder in ("notebooks", "solutions", "exercises")
              for path in sorted((ROOT / folder).glob("*.ipynb"))]
 IDS = [f"{p.parent.name}/{p.name}" for p in NOTEBOOKS]
@@ -50,21 +47,17 @@ NOTEBOOK_TIMEOUT = 120  # seconds; the laptop runs each in under 5
 WORKERS = int(os.environ.get("LITE_NODE_WORKERS") or max(1, min(2, os.cpu_count() or 1)))  # Node processes
 
 MISSING = ("node is not on PATH (install Node.js 20 or later)" if not NODE else
-           "npm's pyodide is not installed: run `npm ci --prefix lite` (or `python3 lite/build.py --pyodide`)"
-           if not (LITE / "node_modules" / "pyodide" / "pyodide.asm.wasm").exists() else "")
+           "npm is not on PATH (it comes with Node.js)" if not shutil.which("npm") else "")
 needs_node = pytest.mark.skipif(bool(MISSING), reason=f"no Pyodide under Node: {MISSING}")
 sys.path.insert(0, str(LITE / "node"))
 import nbval_compare  # noqa: E402 (lite/node is not a package: Pyodide runs it as a folder of scripts)
 
 
 def pyodide_folder() -> None:
-    """lite/_site/pyodide/ as ``lite/build.py --pyodide`` writes it, built when missing or stale."""
-    if LOCK.exists() and all(p.stat().st_mtime <= LOCK.stat().st_mtime for p in LOCK_INPUTS if p.exists()):
-        return
-    built = subprocess.run([sys.executable, str(LITE / "build.py"), "--pyodide"], cwd=ROOT,
-                           capture_output=True, text=True)
+    """lite/_site/pyodide/, the site's Pyodide and wheels: ``lite/build.py`` (a no-op when up to date)."""
+    built = subprocess.run([sys.executable, str(LITE / "build.py")], cwd=ROOT, capture_output=True, text=True)
     if built.returncode:
-        pytest.fail(f"python3 lite/build.py --pyodide failed:\n{(built.stdout + built.stderr)[-3000:]}")
+        pytest.fail(f"python3 lite/build.py failed:\n{(built.stdout + built.stderr)[-3000:]}")
 
 
 class Worker:

@@ -74,6 +74,16 @@ def shown(path: Path) -> str:
     return str(path.relative_to(REPOSITORY)) if path.is_relative_to(REPOSITORY) else str(path)
 
 
+def offline_plots() -> None:
+    """What the site's first cell does offline in a lesson with plots: matplotlib's stand-in.
+
+    (The site's ``await plotting()`` tries Pyodide's CDN first; here there is no network.)
+    """
+    from react_course.plots_offline import install_stand_in
+
+    install_stand_in()
+
+
 def run_notebook(path: Path, environment: dict[str, str], sanitizers, scratch: Path) -> dict:
     """Run one notebook in a fresh shell; its JSON report."""
     notebook = json.loads(path.read_text(encoding="utf-8"))
@@ -84,6 +94,8 @@ def run_notebook(path: Path, environment: dict[str, str], sanitizers, scratch: P
     start = time.perf_counter()
     with FreshKernel(path, kind, environment, scratch) as kernel:
         shell = new_shell()
+        if any("matplotlib" in nbval_compare.text(c["source"]) for c in cells if c["cell_type"] == "code"):
+            offline_plots()
         code_cells = [c for c in cells if c["cell_type"] == "code"]
         for number, cell in enumerate(code_cells):
             options = nbval_compare.cell_options(cell)
