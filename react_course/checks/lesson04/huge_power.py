@@ -25,8 +25,10 @@ def _is_error(got: object) -> bool:
 def huge_power_case(calculate: Callable, gate: dict[str, str]) -> Case:
     """The case for 9 ** 9 ** 9, run only after every probe of ``gate`` got its refusal."""
     if not _isolated.can_fork():
-        return Case(f"{HUGE} is refused ({_skipped()})", lambda: "skipped", test=lambda got: True,
-                    given=f"strict_calculate({HUGE!r})")
+        # The student's function is still called once, on a sum, so that an unwritten one is
+        # "not attempted" here as on a laptop, not passed by a case that never ran it.
+        return Case(f"{HUGE} is refused ({_skipped()})", lambda: (calculate("1 + 1"), "skipped")[1],
+                    test=lambda got: True, given=f"strict_calculate({HUGE!r})")
     return Case(f"{HUGE} is refused, not computed (run in a separate process)", _huge_power(calculate, gate),
                 given=f"strict_calculate({HUGE!r}) in a separate process, after the cheap powers above "
                       "were refused",

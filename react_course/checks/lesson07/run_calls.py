@@ -149,12 +149,11 @@ def _mentions(*words: str) -> Callable[[str], bool | str]:
     return test
 
 
-def _parallel_not_checked(calls: list[dict[str, str]]) -> Case:
-    """Where no thread can start (a browser tab), the parallel rule cannot be checked: say so."""
-    return Case("read-only calls run in parallel (not checked in the browser: a tab cannot start a thread, "
-                "so no two calls can run at the same time there, nor be seen to; checked on a laptop)",
-                lambda: "not checked", test=lambda got: True,
-                given=f"run_calls({_shown(calls)}, tools, side_effects=set())")
+# Where no thread can start (a browser tab), the parallel rule cannot be checked: the case says so.
+# It still calls the student's function (on three read-only calls, any answer accepted), so
+# that an unwritten one counts as not attempted, as on a laptop, rather than as passed.
+NOT_CHECKED = ("read-only calls run in parallel (not checked in the browser: a tab cannot start a thread, "
+               "so no two calls can run at the same time there, nor be seen to; checked on a laptop)")
 
 
 @exercise(
@@ -203,7 +202,8 @@ def run_calls_cases(run_calls: Callable):
                    "Three read-only calls wait for each other here: run them at the same time "
                    "(concurrent.futures.ThreadPoolExecutor).", together=3)
     else:
-        yield _parallel_not_checked(three)
+        yield case(NOT_CHECKED, three, frozenset(), lambda b: lambda got: True,
+                   "This rule is checked on a laptop, where threads can start.")
     mixed = [_call(1, "charge", arguments(amount=16)), _call(2, "email", arguments(to="ana@example.com")),
              _call(3, "price", pen)]
     side = frozenset({"charge", "email"})
