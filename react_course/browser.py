@@ -47,13 +47,7 @@ def laptop_only(reason: str) -> str | None:
     On a laptop it prints nothing and returns None, so a lesson can call it
     unconditionally before the part that needs a real machine.
     """
-    if not IN_BROWSER:
-        return None
-    text = f"Laptop only: {reason}. The rest of the lesson runs here."
-    if reason not in _SAID:
-        _SAID.add(reason)
-        print(text)
-    return text
+    return _say_once(f"Laptop only: {reason}. The rest of the lesson runs here.")
 
 
 def cannot_enforce(limit: str, why: str) -> str | None:
@@ -62,9 +56,13 @@ def cannot_enforce(limit: str, why: str) -> str | None:
     >>> cannot_enforce("the time limit", "no threads") is None
     True
     """
+    return _say_once(f"Note: in the browser {limit} is not enforced: {why}.")
+
+
+def _say_once(text: str) -> str | None:
+    """In the browser, print ``text`` the first time it is said; return it (None on a laptop)."""
     if not IN_BROWSER:
         return None
-    text = f"Note: in the browser {limit} is not enforced: {why}."
     if text not in _SAID:
         _SAID.add(text)
         print(text)

@@ -99,3 +99,16 @@ def run_all(driver, lesson: str) -> None:
 def errors_shown(driver) -> list[str]:
     return [e.text[:300] for e in by_css(driver, ".jp-OutputArea-output[data-mime-type="
                                                  "'application/vnd.jupyter.error']")]
+
+
+def a_click_steps_the_viewer(driver) -> None:
+    """Lesson 09's trace viewer shows step 1, and a click on next shows step 2."""
+    from selenium.webdriver.common.by import By
+
+    viewer = wait_for(lambda: by_css(driver, ".react-course-viewer"), what="the trace viewer")[0]
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", viewer)
+    text = lambda: viewer.find_element(By.CSS_SELECTOR, ".widget-html-content").text  # noqa: E731
+    assert "Step 1 of" in text()
+    viewer.find_element(By.XPATH, ".//button[contains(., 'next')]").click()
+    wait_for(lambda: "Step 2 of" in text(), timeout=20, what="the viewer to show step 2")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", viewer)

@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 from chromium import (
     NEEDS_CHROMIUM,
+    a_click_steps_the_viewer,
     by_css,
     chromium,
     errors_shown,
@@ -127,6 +128,7 @@ def test_a_lesson_opens_on_the_course_kernel_and_runs(lab, browser, lesson):
         slider_redraws_the_figure(browser)
     if lesson == "09":
         a_click_steps_the_viewer(browser)
+        shot(browser, "09-viewer-stepped")
 
 
 def slider_redraws_the_figure(driver) -> None:
@@ -142,16 +144,3 @@ def slider_redraws_the_figure(driver) -> None:
         handle.send_keys(Keys.ARROW_RIGHT)
     wait_for(lambda: figure() and figure() != before, timeout=30, what="the figure to redraw")
     shot(driver, "08-slider-moved")
-
-
-def a_click_steps_the_viewer(driver) -> None:
-    from selenium.webdriver.common.by import By
-
-    viewer = wait_for(lambda: by_css(driver, ".react-course-viewer"), what="the trace viewer")[0]
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", viewer)
-    text = lambda: viewer.find_element(By.CSS_SELECTOR, ".widget-html-content").text  # noqa: E731
-    assert "Step 1 of" in text()
-    viewer.find_element(By.XPATH, ".//button[contains(., 'next')]").click()
-    wait_for(lambda: "Step 2 of" in text(), timeout=20, what="the viewer to show step 2")
-    driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", viewer)
-    shot(driver, "09-viewer-stepped")

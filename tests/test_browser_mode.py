@@ -267,7 +267,7 @@ def test_the_doctor_reports_the_browser_edition(tab: Path) -> None:
 
 def test_the_doctor_warns_when_the_kernel_cannot_see_the_drive(tab: Path, tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)  # as /home/pyodide, when the browser refused the service worker
+    monkeypatch.chdir(tmp_path)  # as Pyodide's home folder, when the browser refused the service worker
     work = next(f for f in doctor.diagnose() if f.name == "your work")
     assert work.status == "warn" and "not kept" in work.detail
     assert results_path() is None

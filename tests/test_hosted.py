@@ -34,7 +34,7 @@ def test_repo2docker_installs_from_the_lock_and_registers_the_kernel() -> None:
     assert (ROOT / "binder" / "runtime.txt").read_text().strip() == "python-3.12"
     pip, kernel, settings = _steps(ROOT / "binder" / "postBuild")
     assert pip[:4] == ["python", "-m", "pip", "install"]
-    assert pip[pip.index("-c") + 1] == "constraints.txt" and pip[-2:] == ["-e", "."]
+    assert pip[pip.index("-c") + 1] == "constraints.txt" and pip[-2:] == ["-e", ".[laptop]"]
     assert kernel[:4] == ["python", "-m", "ipykernel", "install"]
     assert kernel[kernel.index("--name") + 1] == _course().KERNEL
     assert settings == ["python", "course.py", "lab-settings"]

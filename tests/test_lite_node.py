@@ -173,7 +173,7 @@ def reports(request: pytest.FixtureRequest) -> dict[str, dict]:
     """Every selected notebook's report (``-k`` runs only those), by path from the repository."""
     pyodide_folder()
     selected = {item.callspec.params["path"] for item in request.session.items
-                if item.module is request.module and hasattr(item, "callspec")}
+                if getattr(item, "module", None) is request.module and hasattr(item, "callspec")}
     todo: queue.Queue[Path] = queue.Queue()
     for path in sorted(selected, key=expected_seconds, reverse=True):  # the longest first, for balance
         todo.put(path)

@@ -26,6 +26,7 @@ from urllib.parse import urlparse
 import pytest
 from chromium import (
     NEEDS_CHROMIUM,
+    a_click_steps_the_viewer,
     by_css,
     chromium,
     errors_shown,
@@ -118,21 +119,9 @@ def test_a_notebook_runs_in_the_page_offline(site, browser, name):
         assert "Offline: the plots of this lesson will show their descriptions" in text, \
             "offline, a lesson with plots must say why it shows no drawings"
         a_click_steps_the_viewer(browser)
+        browser.save_screenshot(str(ARTIFACTS / "lesson-09-viewer-stepped.png"))
     outside = {u for u in requests_made(browser)
                if urlparse(u).scheme in ("http", "https", "ws", "wss")
                and urlparse(u).hostname != "127.0.0.1"}
     assert outside <= allowed_outside(), f"requests left 127.0.0.1: {sorted(outside - allowed_outside())}"
     print(f"{name}: opened, kernel started and ran in {seconds:.1f} s")
-
-
-def a_click_steps_the_viewer(driver) -> None:
-    from selenium.webdriver.common.by import By
-
-    viewer = wait_for(lambda: by_css(driver, ".react-course-viewer"), what="the trace viewer")[0]
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", viewer)
-    text = lambda: viewer.find_element(By.CSS_SELECTOR, ".widget-html-content").text  # noqa: E731
-    assert "Step 1 of" in text()
-    viewer.find_element(By.XPATH, ".//button[contains(., 'next')]").click()
-    wait_for(lambda: "Step 2 of" in text(), timeout=20, what="the viewer to show step 2")
-    driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", viewer)
-    driver.save_screenshot(str(ARTIFACTS / "lesson-09-viewer-stepped.png"))

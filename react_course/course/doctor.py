@@ -26,7 +26,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from .. import browser
-from .findings import Finding
+from .findings import Finding, installed
 
 KERNEL_NAME = "react-course"
 KERNEL_DISPLAY_NAME = "Python (react-course)"
@@ -67,14 +67,7 @@ def check_python() -> Finding:
 
 
 def check_packages() -> list[Finding]:
-    findings = []
-    for name in PACKAGES:
-        try:
-            findings.append(Finding(name, "ok", importlib.metadata.version(name)))
-        except importlib.metadata.PackageNotFoundError:
-            findings.append(Finding(name, "fix", "not installed",
-                                    "Run the README's set-up command: python3 course.py open"))
-    return findings
+    return installed(PACKAGES, "not installed", "Run the README's set-up command: python3 course.py open")
 
 
 def course_folder() -> Path | None:

