@@ -136,7 +136,14 @@ def slider_redraws_the_figure(driver) -> None:
 
     box = wait_for(lambda: by_css(driver, ".widget-interact"), what="lesson 08's sliders")[0]
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
-    figure = lambda: [i.get_attribute("src") for i in box.find_elements("css selector", "img")]  # noqa: E731
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    def figure() -> list[str] | None:
+        try:
+            return [i.get_attribute("src") for i in box.find_elements("css selector", "img")]
+        except StaleElementReferenceException:  # the image was replaced as we read it: look again
+            return None
+
     before = wait_for(figure, what="the sliders' figure")
     handle = box.find_elements("css selector", ".noUi-handle")[0]
     handle.click()

@@ -12,7 +12,7 @@ notebook top to bottom in a fresh IPython shell. The verdicts are the laptop's:
 - exercises: Run All never stops on a traceback, every check "not attempted".
 
 Starting Pyodide costs seconds, so a few Node processes (one per core, at most
-two) each take the next notebook as they finish the last. A notebook that
+two; one when pytest-xdist runs the suite) each take the next notebook as they finish the last. A notebook that
 kills its process (a Pyodide fatal error, such as a stack overflow) fails
 alone, and a new process takes the rest. The reports, mismatches and all, are
 kept in ``test-artifacts/lite-node/reports.jsonl``. The site is built first
@@ -44,7 +44,10 @@ NOTEBOOKS = [path for folder in ("notebooks", "solutions", "exercises")
 IDS = [f"{p.parent.name}/{p.name}" for p in NOTEBOOKS]
 ARTIFACTS = ROOT / "test-artifacts" / "lite-node"  # every notebook's report, one JSON line each
 NOTEBOOK_TIMEOUT = 120  # seconds; the laptop runs each in under 5
-WORKERS = int(os.environ.get("LITE_NODE_WORKERS") or max(1, min(2, os.cpu_count() or 1)))  # Node processes
+# Node processes: one per core, at most two; one under pytest-xdist, whose other workers hold
+# the other cores (two Pyodides beside them starved a Jupyter kernel's start past 60 s).
+DEFAULT_WORKERS = 1 if os.environ.get("PYTEST_XDIST_WORKER") else max(1, min(2, os.cpu_count() or 1))
+WORKERS = int(os.environ.get("LITE_NODE_WORKERS") or DEFAULT_WORKERS)
 
 MISSING = ("node is not on PATH (install Node.js 20 or later)" if not NODE else
            "npm is not on PATH (it comes with Node.js)" if not shutil.which("npm") else "")
