@@ -14,10 +14,10 @@ notebook top to bottom in a fresh IPython shell. The verdicts are the laptop's:
 Starting Pyodide costs seconds, so a few Node processes (one per core, at most
 two; one when pytest-xdist runs the suite) each take the next notebook as they
 finish the last. A notebook that kills its process (a Pyodide fatal error, such
-as a stack overflow) fails alone, and a new process takes the rest. The reports, mismatches and all, are
-kept in ``test-artifacts/lite-node/reports.jsonl``. The site is built first
-(``lite/build.py``, nothing when up to date); without ``node`` and ``npm`` the test
-is skipped, saying what to install.
+as a stack overflow) fails alone, and a new process takes the rest. The
+reports, mismatches and all, are kept in ``test-artifacts/lite-node/reports.jsonl``.
+The site is built first (``lite/build.py``, nothing when up to date); without
+``node`` and ``npm`` the test is skipped, saying what to install.
 """
 
 from __future__ import annotations
