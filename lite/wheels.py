@@ -21,6 +21,7 @@ wheels for this Pyodide's platform tag, so those come from PyPI as well.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import re
 import subprocess
@@ -55,18 +56,15 @@ SHIPPED = {"ipykernel", "widgetsnbextension", "piplite", "pyodide-kernel"}
 
 
 def pins(constraints: Path) -> dict[str, str]:
-    """The versions ``constraints.txt`` pins for Pyodide (a line whose marker fails there is dropped)."""
-    found = {}
-    for line in constraints.read_text(encoding="utf-8").splitlines():
-        line = line.split("#", 1)[0].strip()
-        if not line or line.startswith("-"):
-            continue
-        requirement, _, marker = line.partition(";")
-        if marker.strip() and not Marker(marker.strip()).evaluate(ENVIRONMENT):
-            continue
-        name, _, version = requirement.strip().partition("==")
-        found[canonicalize_name(name)] = version.strip()
-    return found
+    """The versions ``constraints.txt`` pins for Pyodide (a line whose marker fails there is dropped).
+
+    The lock is read by course.py's own reader, which the offline wheelhouse uses too.
+    """
+    spec = importlib.util.spec_from_file_location("course_setup", constraints.parent / "course.py")
+    course = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(course)
+    return {name: version for name, version, marker in course.read_lock(constraints)
+            if not marker or Marker(marker).evaluate(ENVIRONMENT)}
 
 
 def requirements_of(wheel: Path, extras: set[str]) -> list[Requirement]:
