@@ -1,10 +1,13 @@
-"""Test set-up: no network, no real model unless asked, golden files on demand."""
+"""Test set-up: no network, no real model unless asked, golden files on demand, and a run that
+leaves the repository as it found it."""
 
 from __future__ import annotations
 
 import ipaddress
 import os
 import socket
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -80,3 +83,40 @@ def _block_network() -> None:
 @pytest.fixture
 def update_goldens(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-goldens"))
+
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _repo_changes() -> set | None:
+    """What ``git status`` lists (changed and untracked files, ignored ones left out); None outside
+    a checkout. A lesson, an exercise or a test that writes into the course folder shows here."""
+    try:
+        out = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=REPO,
+                             capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return set(out.stdout.splitlines()) if out.returncode == 0 else None
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if not hasattr(session.config, "workerinput"):  # the controller only, not each xdist worker
+        session.config.stash[_BEFORE] = _repo_changes()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    before = session.config.stash.get(_BEFORE, None)
+    if before is None or session.config.getoption("--update-goldens"):
+        return
+    new = sorted((_repo_changes() or set()) - before)
+    if new:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        message = ("The run wrote into the repository (tests and lessons must write only to "
+                   "temporary or ignored folders):\n  " + "\n  ".join(new))
+        if reporter:
+            reporter.ensure_newline()
+            reporter.write_line(message, red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+_BEFORE = pytest.StashKey[set | None]()
