@@ -3,9 +3,10 @@
 ``effort_model()`` answers lesson 07's date question with one tool call and
 then the answer, and writes hidden reasoning whose length follows the
 request's ``reasoning.effort`` (none: nothing, minimal and low: one sentence,
-medium: three, high and xhigh: eight, all the script has), as a real reasoning model's reasoning tokens grow with the effort it
-is given. The server reports those tokens as ``reasoning_tokens`` in the
-usage, billed as output, so the lesson can measure what effort costs.
+medium: three, high and xhigh: eight, all the script has), as a real reasoning
+model's reasoning tokens grow with the effort it is given. The server reports
+those tokens as ``reasoning_tokens`` in the usage, billed as output, so the
+lesson can measure what effort costs.
 """
 
 from __future__ import annotations
