@@ -65,6 +65,8 @@ def effort_options(effort: str) -> dict[str, Any]:
 
     >>> effort_options("low")
     {'reasoning': {'effort': 'low'}}
+    >>> [effort_options(e)["reasoning"]["effort"] for e in ("none", "xhigh")]
+    ['none', 'xhigh']
     """
     if effort not in EFFORTS:
         raise ValueError(f"effort must be one of {', '.join(EFFORTS)}, got {effort!r}")
