@@ -7,10 +7,11 @@ is counted in, what a cached read and a cache write cost as multiples of the
 input price, and how long a prefix is kept. Whatever was not read is ``None``,
 and every figure that needs it is ``None`` too ("not known"), never a guess.
 
-``python -m react_course.price_table --check [FILE]`` is the maintainer's
-step (``check_table``): it says what is wrong with the file in words, and
-which rows are old enough to read again. The figures themselves can only be refreshed by a person reading
-the providers' pages; nothing here fetches them.
+``check_table`` is the maintainer's step (``python -m
+react_course.course.prices --check``): it says what is wrong with the file in
+words, and which rows are old enough to read again. The figures themselves
+can only be refreshed by a person reading the providers' pages; nothing here
+fetches them.
 
 What it leaves out: batch and long-context prices, currencies other than
 dollars, and per-region prices.
@@ -18,13 +19,10 @@ dollars, and per-region prices.
 
 from __future__ import annotations
 
-import argparse
 import json
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal, InvalidOperation
-from importlib.resources import files
-from pathlib import Path
 from typing import Any
 
 from .tools.data import load_json
@@ -186,19 +184,3 @@ def check_report(text: str, today: date) -> tuple[bool, str]:
     lines += [f"problem: {p}" for p in problems] + [f"old: {s}" for s in stale]
     return not problems, "\n".join(lines)
 
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m react_course.price_table --check [FILE]``: 0 when the table is usable, else 1."""
-    parser = argparse.ArgumentParser(description="Check the price table before committing it.")
-    parser.add_argument("--check", action="store_true", required=True, help="validate the file")
-    parser.add_argument("file", nargs="?", help="default: the bundled data/prices.json")
-    args = parser.parse_args(argv)
-    bundled = files("react_course") / "data" / "prices.json"
-    text = Path(args.file).read_text(encoding="utf-8") if args.file else bundled.read_text(encoding="utf-8")
-    usable, report = check_report(text, date.today())
-    print(report)
-    return 0 if usable else 1
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

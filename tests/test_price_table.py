@@ -88,3 +88,14 @@ def test_no_lesson_code_types_a_price_in(lesson: str) -> None:
             assert not typed & listed, f"{lesson} cell {index} types a price into Price(...): {call}"
         for literal in re.findall(r"Decimal\(\"(\d+\.\d+)\"\)", source):
             assert Decimal(literal) not in listed, f"{lesson} cell {index} types the price {literal}"
+
+
+def test_the_maintainers_command_checks_the_bundled_file_and_a_broken_copy(tmp_path, capsys) -> None:
+    from react_course.course.prices import main
+
+    assert main(["--check"]) == 0
+    assert "0 problems" in capsys.readouterr().out
+    broken = tmp_path / "prices.json"
+    broken.write_text(json.dumps({"models": [{"model": "m", "as_of": "2026-12-01", "input": "1"}]}))
+    assert main(["--check", str(broken)]) == 1
+    assert "m: no source" in capsys.readouterr().out
