@@ -9,8 +9,9 @@ every figure is exact and repeatable. Input tokens are counted with
 ``count_tokens`` on every prompt the model was sent; the summariser's own tokens
 are counted apart and added. "Cached" is what a prompt cache serves of the start
 of each prompt that repeats the previous prompt: nothing for a prompt under 1,024
-tokens, else whole 128-token blocks (``cost.cache_served``, OpenAI's rule). Money uses
-the bundled dated prices: the agent on gpt-4o, the summariser on gpt-4o-mini.
+tokens, else whole 128-token blocks (``cost.cache_served``, OpenAI's rule before GPT-5.6).
+Money uses the bundled dated prices: the agent on gpt-4o, the summariser on gpt-4o-mini;
+the caching table prices every call by each model's own cache rules (``caching.run_cost``).
 Token-counting speed is measured on the course's own source code.
 """
 
@@ -93,35 +94,46 @@ def _totals(results: list[dict]) -> dict:
             "dollars_with_cache": str(money(agent, summariser, cached=True))}
 
 
-CACHE_SCHEMES = {"gpt-4o": ("none", "openai"), "claude-opus-4-5": ("none", "anthropic-5m", "anthropic-1h")}
+CACHE_SCHEMES = {"gpt-4o": ("none", "auto"), "gpt-5.6": ("none", "auto"),
+                 "claude-opus-4-5": ("none", "5m", "1h"), "claude-opus-5-5": ("none", "5m", "1h")}
 CACHE_SETTINGS = ("no compression", "compress past 400 tokens, keep 1 step",
                   "cut to 120 characters, compress past 250, keep 1")
 
 
-def caching_table() -> dict[str, dict[str, str]]:
-    """Dollars for the long tasks under each provider's caching, with and without compression.
+def _plus(a: Decimal | None, b: Decimal | None) -> Decimal | None:
+    return None if a is None or b is None else a + b
+
+
+def caching_table() -> dict[str, dict[str, str | None]]:
+    """Dollars for the long tasks under each model's own cache rules, with and without compression.
 
     Every call is priced by ``caching.run_cost`` from its prompt, the prefix it shares
-    with the call before and its reply; the summaries are priced on the same model,
-    uncached. gpt-4o's price is from 2025, claude-opus-4-5's from the 2026 page.
+    with the call before and its reply, by the model's row of the price table (its
+    minimum, blocks, read and write multipliers); the summaries are priced on the
+    same model, uncached. ``None`` is a figure the table cannot give (a price or a
+    minimum nobody has read). ``largest prompt`` is the longest prompt any call sent.
     """
     table, rows = prices(), {}
     for name in CACHE_SETTINGS:
         threshold, keep, cut = SETTINGS[name] or (None, 0, None)
-        row: dict[str, Decimal] = {}
+        row: dict[str, Decimal | None] = {}
+        largest = 0
         for task in TASKS:
             model = task_model(task)
             history = Compressor(ExtractiveSummariser(), threshold=threshold, keep_last=keep) \
                 if threshold else None
             measure(task, history, model, cut=cut)
+            calls = calls_of(model.calls)
+            largest = max([largest, *(prompt for prompt, _, _ in calls)])
+            summaries = history.usage if history else Usage()
             for priced, schemes in CACHE_SCHEMES.items():
-                summaries = history.usage if history else Usage()
                 extra = run_cost([(summaries.input, 0, summaries.output)], table[priced])
                 for scheme in schemes:
                     key = f"{priced} {scheme}"
-                    row[key] = row.get(key, Decimal(0)) + run_cost(calls_of(model.calls), table[priced],
-                                                                   scheme) + extra
-        rows[name] = {key: str(value) for key, value in row.items()}
+                    dollars = _plus(run_cost(calls, table[priced], scheme), extra)
+                    row[key] = _plus(row.get(key, Decimal(0)), dollars)
+        rows[name] = {key: None if value is None else str(value) for key, value in row.items()}
+        rows[name]["largest prompt"] = str(largest)
     return rows
 
 
@@ -187,7 +199,9 @@ def main() -> None:
               f"${Decimal(row['dollars']):.4f}")
     print()
     for name, row in caching.items():
-        print(f"{name:50} " + "  ".join(f"{key} ${Decimal(v):.4f}" for key, v in row.items()))
+        print(f"{name} (largest prompt {row['largest prompt']} tokens)")
+        print("   " + "  ".join(f"{key} {'unknown' if v is None else f'${Decimal(v):.4f}'}"
+                              for key, v in row.items() if key != "largest prompt"))
     print()
     print(f"count_tokens ({speed['backend']}): {speed['cold_tokens_per_second']:,.0f} tokens/s on new text, "
           f"{speed['warm_tokens_per_second']:,.0f} tokens/s on seen text, "

@@ -15,8 +15,9 @@ The Responses API offers two ways to send turn k+1 after turn k:
 
 ``next_request`` builds the keyword arguments of the next ``responses.create``
 for either; ``request_size`` measures what each sends. ``effort_options`` asks
-a reasoning model for ``low``, ``medium`` or ``high`` effort: a cost and latency
-setting, since reasoning tokens are billed as output.
+a reasoning model for an effort (``none``, ``minimal``, ``low``, ``medium``,
+``high`` or ``xhigh``): a cost and latency setting, since reasoning tokens are
+billed as output.
 
 What it leaves out: conversations stored under an id (the ``conversation``
 field), background mode, and any reading of the encrypted reasoning.
@@ -29,7 +30,7 @@ from collections.abc import Sequence
 from typing import Any
 
 STATELESS = {"store": False, "include": ["reasoning.encrypted_content"]}
-EFFORTS = ("low", "medium", "high")
+EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh")  # OpenAI's values, read 1 December 2026
 
 
 def output_items(response: Any) -> list[dict[str, Any]]:
@@ -64,6 +65,8 @@ def effort_options(effort: str) -> dict[str, Any]:
 
     >>> effort_options("low")
     {'reasoning': {'effort': 'low'}}
+    >>> [effort_options(e)["reasoning"]["effort"] for e in ("none", "xhigh")]
+    ['none', 'xhigh']
     """
     if effort not in EFFORTS:
         raise ValueError(f"effort must be one of {', '.join(EFFORTS)}, got {effort!r}")

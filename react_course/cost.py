@@ -10,18 +10,20 @@ in total: linear per call, quadratic over the run. The scratchpad's lines
 follow the same rule: 1 + 4 (k - 1) for call k (the question, then four lines
 per earlier step: Thought, Action, Action Input, Observation).
 
-Prices live in ``data/prices.json``, per million tokens, each with the date it
-was published. Money is ``Decimal`` (floats cannot hold 0.1 exactly); a price
-that is not known is ``None`` and so is any cost that needs it: never a guess.
+Prices live in ``data/prices.json`` (read by ``price_table.py``), per million
+tokens, each with the date it was read and its source. Money is ``Decimal``
+(floats cannot hold 0.1 exactly); a price that is not known is ``None`` and so
+is any cost that needs it: never a guess.
 Cached input is *part of* input (billed at the cached price instead of the
 full one, never twice); a reasoning model's hidden reasoning is *part of*
 output and billed as output.
 
-Prompt caching follows OpenAI's published rule (its prompt-caching guide and
-cookbook, read 2026-12-01): no prompt under ``CACHE_MINIMUM`` (1,024) tokens is cached at
-all, and a longer one is served in blocks of ``CACHE_BLOCK`` (128) tokens, so
-the cached part is the shared prefix rounded down to a whole block
-(``cache_served``). Other providers use other minimums; pass yours.
+The closed forms below cache by OpenAI's rule for models before GPT-5.6 (its
+prompt-caching guide, read 2026-12-01): no prompt under ``CACHE_MINIMUM``
+(1,024) tokens is cached at all, and a longer one is served in blocks of
+``CACHE_BLOCK`` (128) tokens, so the cached part is the shared prefix rounded
+down to a whole block (``cache_served``). Each model's own rule is in the price
+table (``Price.cache``), and ``caching.run_cost`` applies it.
 
 What it leaves out: per-request fees, batch and flex discounts, long-context
 surcharges, the cache's expiry and the routing that can miss it
@@ -31,44 +33,25 @@ surcharges, the cache's expiry and the routing that can miss it
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from .price_table import Price, load_table  # Price is defined there and used from here too
 from .record import Usage
 from .tokens import count_tokens
-from .tools.data import load_json
 
 PER_MILLION = Decimal(1_000_000)
-CACHE_MINIMUM = 1_024  # tokens: a shorter prompt is never read from the cache
-CACHE_BLOCK = 128  # tokens: the cache serves whole blocks of the shared prefix
-
-
-@dataclass(frozen=True)
-class Price:
-    """US dollars per million tokens for one model, as published on ``as_of``; None = unknown."""
-
-    model: str
-    as_of: str
-    input: Decimal | None
-    cached_input: Decimal | None
-    output: Decimal | None
-    reasoning: bool = False  # a reasoning model: hidden reasoning tokens are billed as output
+CACHE_MINIMUM = 1_024  # tokens: OpenAI never reads a shorter prompt from the cache
+CACHE_BLOCK = 128  # tokens: before GPT-5.6 its cache serves whole blocks of the shared prefix
 
 
 def prices() -> dict[str, Price]:
-    """Every bundled price, by model name.
+    """Every bundled price, by model name (``price_table.py`` reads the file).
 
-    >>> prices()["gpt-4o"].input, prices()["gpt-4o"].as_of
-    (Decimal('2.50'), '2025-06-01')
+    >>> prices()["gpt-4o"].input, prices()["gpt-4o"].as_of, prices()["gpt-4o"].cached_input
+    (Decimal('2.50'), '2025-06-01', Decimal('1.25'))
     """
-    table = {}
-    for row in load_json("prices.json")["prices"]:
-        money = {k: None if row.get(k) is None else Decimal(row[k])
-                 for k in ("input", "cached_input", "output")}
-        table[row["model"]] = Price(row["model"], row["as_of"], **money,
-                                    reasoning=row.get("reasoning", False))
-    return table
+    return load_table()
 
 
 def price_of(model: str) -> Price | None:

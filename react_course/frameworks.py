@@ -29,7 +29,7 @@ from .tools import Encyclopedia
 
 QUESTION = "How much taller is the Eiffel Tower than the Statue of Liberty?"
 MODEL, KEY = "react-course-demo", "any-placeholder"  # the server takes any key
-MODULES = {"langgraph": ("langgraph", "langchain_openai"), "openai-agents": ("agents",),
+MODULES = {"langgraph": ("langchain", "langgraph", "langchain_openai"), "openai-agents": ("agents",),
            "smolagents": ("smolagents",), "pydantic-ai": ("pydantic_ai",)}
 _BOOK = Encyclopedia()
 
@@ -37,8 +37,9 @@ _BOOK = Encyclopedia()
 PARTS = {
     "course (run_native)": ("openai client + model name", "typed functions, schemas.py",
                             "driver.drive", "max_steps + Budget limits", "RunResult.steps"),
-    "langgraph": ("ChatOpenAI", "functions, as LangChain tools", "a two-node graph (model, tools)",
-                  "recursion_limit (10,007 steps)", "the graph state's messages"),
+    "langgraph": ("ChatOpenAI", "functions, as LangChain tools",
+                  "create_agent (a LangGraph graph)", "recursion_limit (10,007 steps)",
+                  "the graph state's messages"),
     "openai-agents": ("OpenAIChatCompletionsModel", "function_tool", "Runner.run",
                       "max_turns (10)", "the run's items; Sessions across runs"),
     "smolagents": ("OpenAIServerModel", "tool (or code as the action: CodeAgent)",
@@ -109,15 +110,13 @@ def run_framework(name: str, base_url: str, question: str = QUESTION) -> Framewo
 
 
 def _langgraph(url: str, question: str) -> tuple[str, int]:
-    import warnings
-
+    # LangChain 1.x's agent (a LangGraph graph); it replaces langgraph.prebuilt.create_react_agent,
+    # which LangGraph 1.x deprecates in its favour.
+    from langchain.agents import create_agent
     from langchain_openai import ChatOpenAI
-    from langgraph.prebuilt import create_react_agent
 
     llm = ChatOpenAI(model=MODEL, base_url=url, api_key=KEY, max_retries=0)
-    with warnings.catch_warnings():  # moved to langchain.agents in 1.x; the prebuilt one still works
-        warnings.simplefilter("ignore")
-        agent = create_react_agent(llm, [search, calculate])
+    agent = create_agent(llm, [search, calculate])
     messages = agent.invoke({"messages": [("user", question)]})["messages"]
     return messages[-1].text, sum(m.type == "tool" for m in messages)
 

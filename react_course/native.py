@@ -41,6 +41,7 @@ from .errors import ModelConfigError
 from .execute import execute_all
 from .guards import Budget, Limits
 from .observations import short
+from .protocols import protocol_for
 from .record import Observation, RunResult, Step, ToolCall, Usage
 from .tokens import count_tokens
 from .tools import ToolRegistry, as_registry
@@ -56,7 +57,7 @@ def run_native(
     *,
     model: str,
     max_steps: int = 8,
-    protocol: str = "chat",
+    protocol: str | None = None,
     policy: Any = None,
     on_step: Callable[[Step], None] | None = None,
     parallel_tool_calls: bool | None = None,
@@ -69,7 +70,8 @@ def run_native(
     """Answer with native tool calls through ``client`` (an ``openai.OpenAI``).
 
     ``messages`` is the conversation so far (a question alone is one user
-    message). ``protocol`` is "chat" (Chat Completions) or "responses".
+    message). ``protocol`` is "chat" (Chat Completions) or "responses"; by default
+    "chat", or what the model requires (``protocols.protocol_for``: GPT-5.6 needs "responses").
     ``parallel_tool_calls=False`` asks for one call per turn, for when order
     matters; ``None`` leaves the server's default. ``limits`` are the fields
     of ``guards.Limits``; ``price`` (a ``cost.Price``) lets ``max_cost`` be
@@ -80,7 +82,7 @@ def run_native(
     makes it raise; a wrong setting (key, model name, URL) does, before the
     first successful call.
     """
-    wire = make_wire(protocol, client, model, as_registry(tools), strict=strict,
+    wire = make_wire(protocol_for(model, protocol), client, model, as_registry(tools), strict=strict,
                      parallel_tool_calls=parallel_tool_calls)
     wire.options.update(request_options or {})
     messages = _as_messages(messages)

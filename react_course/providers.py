@@ -3,7 +3,7 @@
 One setting switches the course from the scripted model to a real one::
 
     REACT_COURSE_MODEL=scripted                                  (the default)
-    REACT_COURSE_MODEL=openai:gpt-4o-mini                        (needs OPENAI_API_KEY)
+    REACT_COURSE_MODEL=openai:gpt-5.6                            (needs OPENAI_API_KEY)
     REACT_COURSE_MODEL=ollama:qwen2.5:7b                         (a local Ollama server)
     REACT_COURSE_MODEL=openai-compatible:http://host:8000/v1:my-model
     REACT_COURSE_MODEL=openai-compatible-completions:http://host:8000/v1:my-base-model

@@ -18,7 +18,10 @@ with no ``end`` line comes back as "interrupted").
 
 ``OtelSpans`` sends the same events on as OpenTelemetry spans named after
 the GenAI semantic conventions (``invoke_agent``, ``chat``, ``execute_tool``,
-``gen_ai.usage.*``), through the official SDK, to the console or a file. It is
+``gen_ai.usage.*``), through the official SDK, to the console or a file. Those
+conventions still have "Development" status (OpenTelemetry's GenAI semantic
+conventions, read 1 December 2026): their names may still change between
+releases. It is
 optional and off by default: the SDK is imported only when you ask for spans
 (the course installs it with its test tools; a student needs it only for spans).
 What this module leaves out: shipping logs to a server, sampling, and clock

@@ -44,10 +44,13 @@ def test_the_worked_figures():
 
 def test_prices_are_dated_decimal_data():
     table = prices()
-    assert table["gpt-4o"] == GPT_4O
+    row = table["gpt-4o"]
+    assert (row.model, row.as_of, row.input, row.cached_input, row.output) == (
+        GPT_4O.model, GPT_4O.as_of, GPT_4O.input, GPT_4O.cached_input, GPT_4O.output)
     for price in table.values():
-        assert price.as_of and all(isinstance(p, Decimal) for p in (price.input, price.output))
-    assert price_of("gpt-4o-2024-08-06") == GPT_4O
+        assert price.as_of and price.source
+        assert all(p is None or isinstance(p, Decimal) for p in (price.input, price.output))
+    assert price_of("gpt-4o-2024-08-06") == row
     assert price_of("a-model-nobody-priced") is None
 
 

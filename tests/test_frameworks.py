@@ -97,19 +97,18 @@ def test_openai_agents_sdk(url, protocol, streamed):
     assert solved(asyncio.run(run()))
 
 
-# --- LangChain's ChatOpenAI with LangGraph's prebuilt ReAct agent -------------------------------
+# --- LangChain's ChatOpenAI with LangChain 1.x's create_agent (a LangGraph graph) ---------------
 
-@needs("langgraph", "langchain_openai")
-@pytest.mark.filterwarnings("ignore:create_react_agent has been moved")  # to langchain.agents, in 1.x
+@needs("langchain", "langgraph", "langchain_openai")
 @pytest.mark.parametrize("protocol", ["chat", "responses"])
 @pytest.mark.parametrize("streamed", [False, True], ids=["whole", "streamed"])
-def test_langgraph_react_agent(url, protocol, streamed):
+def test_langchain_create_agent(url, protocol, streamed):
+    from langchain.agents import create_agent
     from langchain_openai import ChatOpenAI
-    from langgraph.prebuilt import create_react_agent
 
     llm = ChatOpenAI(model=MODEL, base_url=url, api_key=KEY, max_retries=0, streaming=streamed,
                      use_responses_api=protocol == "responses")
-    agent = create_react_agent(llm, [search, calculate])
+    agent = create_agent(llm, [search, calculate])
     if streamed:
         streamed_pieces = agent.stream({"messages": [("user", EIFFEL)]}, stream_mode="messages")
         assert [chunk for chunk, _ in streamed_pieces]
