@@ -274,6 +274,18 @@ def test_a_refused_parameter_is_dropped_and_remembered():
     assert result.answer == "Hi." and "temperature" in sent[0] and "temperature" not in sent[1]
 
 
+def test_a_bug_inside_the_model_client_raises_from_run_native():
+    class Buggy:
+        def create(self, **request):
+            return reply_text  # noqa: F821 - the bug under test: a name never defined
+
+    class Client:
+        chat = type("Chat", (), {"completions": Buggy()})()
+
+    with pytest.raises(NameError, match="reply_text"):
+        run_native(Client(), default_tools(TODAY), "Hi?", model="m")
+
+
 # ------------------------------------------------------------------- schemas
 
 
