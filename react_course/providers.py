@@ -245,9 +245,10 @@ class OpenAICompletionModel(OpenAIChatModel):
         return self.client.completions.create(model=self.model, prompt=with_cue(prompt, stop),
                                               timeout=timeout, **self._options(stop))
 
-    def __call__(self, prompt: str, stop: Sequence[str] | None = None, **options: Any) -> str:
+    def __call__(self, prompt: str, stop: Sequence[str] | None = None, *,
+                 timeout: float | None = None, max_tokens: int | None = None) -> str:
         """The reply, starting with the cue when the prompt was sent with one (see ``with_cue``)."""
-        reply = super().__call__(prompt, stop, **options)
+        reply = super().__call__(prompt, stop, timeout=timeout, max_tokens=max_tokens)
         cue = with_cue(prompt, stop)[len(prompt.rstrip()):].strip()
         if not cue or not reply.strip() or reply.startswith(cue):
             return reply  # an empty reply stays empty: the loop says so
