@@ -19,10 +19,8 @@ When a reply holds an action and then more text (say, an invented
 ``Observation:`` and a ``Final Answer``), the first action is what counts; the
 rest is kept in ``Action.discarded`` so the loop can record the cut.
 
-``text_form_calls`` reads the other text a model writes for a call: a chat
-template's own form (``functions.NAME:`` then the JSON arguments, or a
-``<tool_call>`` block) that a server passed on as plain text instead of as a
-structured call. The native loop reads those as calls, never as an answer.
+``text_form_calls`` reads a chat template's own call form (``functions.NAME:``,
+a ``<tool_call>`` block) that a server passed on as text: the native loop's calls.
 
 What it leaves out: JSON tool calls (lesson 07 uses the API's structured calls
 instead) and deciding whether a tool exists (the registry does that).
@@ -269,8 +267,7 @@ _TOOL_CALL_BLOCK = re.compile(r"<tool_call>\s*(?P<body>.*?)\s*(?:</tool_call>|$)
 def text_form_calls(text: str) -> tuple[str, list[tuple[str, str]]]:
     r"""The text before any call a chat template wrote as text, and each call as (name, arguments).
 
-    The arguments stay raw text (``"{}"`` when none were written): the caller reads them
-    as it reads a structured call's, so unreadable ones are answered as such.
+    The arguments stay raw text (``"{}"`` if none): unreadable ones are answered as such.
 
     >>> text_form_calls("functions.today:")
     ('', [('today', '{}')])

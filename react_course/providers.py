@@ -16,30 +16,22 @@ are read as usual. Two more settings bound each call: ``REACT_COURSE_TIMEOUT``
 per call, default 400, ample for one ReAct step).
 
 Habits worth copying: the client is created on the first call, never at import
-time; every wait is bounded (a time-out per call); a failed call is not retried
-here, because a run's budget retries it as a step of its own, with back-off
+time; every wait is bounded (a time-out per call, and after a time-out the next
+call waits for the server to be free: ``retry.wait_for_server``); a failed call
+is not retried here, because a run's budget retries it as a step of its own
 (``retry.py``: the one retry path; ``max_retries=1`` asks for one retry, never
-after a time-out, for a caller outside a run); every failure is one of the library's exceptions with a
-message that names the URL and says what to change; and the key is never
-shown (``redact``).
-
-A time-out leaves work behind on a server that serves one request at a time
-(llama-cpp-python): it keeps working on the request the client gave up on, and
-the next request waits behind it. So the call after a time-out first waits for
-the server to be free (``wait_for_server``: it asks for the model list, which
-such a server answers only between requests), at most one more per-call
-time-out; a server still busy then ends the run, saying why, instead of piling
-up abandoned requests. A completions call of the text loop ends its prompt with
-the cue the format expects (``Thought:``), so that a base model writes a step
-rather than a new question. What it leaves out: streaming, native tool calls (lesson
-07) and providers that do not speak the OpenAI protocol.
+after a time-out, for a caller outside a run); every failure is one of the
+library's exceptions with a message that names the URL and says what to change;
+and the key is never shown (``redact``). A completions call of the text loop
+ends its prompt with ``Thought:`` (``prompts.cue_for``). What it leaves out:
+streaming, native tool calls (lesson 07) and providers that do not speak the
+OpenAI protocol.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import sys
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -47,25 +39,29 @@ from typing import Any
 from .api_errors import explain, redact, remember_secret, tagged
 from .errors import ContextWindowFull, ModelConfigError, ModelError
 from .model_settings import (
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_TIMEOUT,
     ENV_VAR,
+    MAX_TOKENS_VAR,
     OLLAMA_URL,
     OPENAI_URL,
+    REASONING_TOKENS,
+    TIMEOUT_VAR,
     ModelSpec,
     effective_url,
     parse_model_spec,
+    per_call_timeout,
     setting,
 )
-from .retry import status_of
-from .stops import OBSERVATION_STOP, api_stops, as_stop_list, cut_at_end_of_turn, cut_at_stop, strip_reasoning
+from .prompts import cue_for
+from .retry import is_call_failure, wait_for_server
+from .stops import api_stops, cut_at_end_of_turn, cut_at_stop, strip_reasoning
 
 __all__ = ["ENV_VAR", "OLLAMA_URL", "OPENAI_URL", "ContextWindowFull", "ModelConfigError",
            "ModelError", "ModelSpec", "OpenAIChatModel", "OpenAICompletionModel", "course_model",
            "effective_url", "parse_model_spec", "per_call_timeout", "real_model", "redact", "setting",
            "uses_real_model"]
 
-TIMEOUT_VAR, MAX_TOKENS_VAR = "REACT_COURSE_TIMEOUT", "REACT_COURSE_MAX_TOKENS"
-DEFAULT_TIMEOUT, DEFAULT_MAX_TOKENS = 30.0, 400
-REASONING_TOKENS = 2_000  # extra output budget once a server shows it is a reasoning model
 RETRY_PAUSE = 1.0  # seconds before the one retry
 
 
@@ -155,8 +151,7 @@ class OpenAIChatModel:
                     continue
                 error = self._explain(raw, left)
                 timed_out = type(raw).__name__ == "APITimeoutError"
-                if timed_out:
-                    self.gave_up_after = left
+                self.gave_up_after = left if timed_out else None
                 if not (error.retryable and retries and not timed_out
                         and deadline - time.monotonic() > 2 * RETRY_PAUSE):
                     raise error from None  # the SDK's error may hold the key: not chained
@@ -242,37 +237,20 @@ class OpenAICompletionModel(OpenAIChatModel):
     endpoint = "completions"
 
     def _request(self, prompt: str, stop: Sequence[str] | None, timeout: float) -> Any:
-        return self.client.completions.create(model=self.model, prompt=with_cue(prompt, stop),
-                                              timeout=timeout, **self._options(stop))
+        cue = cue_for(prompt, stop)
+        return self.client.completions.create(model=self.model, timeout=timeout, **self._options(stop),
+                                              prompt=f"{prompt.rstrip()}\n{cue}" if cue else prompt)
 
     def __call__(self, prompt: str, stop: Sequence[str] | None = None, *,
                  timeout: float | None = None, max_tokens: int | None = None) -> str:
-        """The reply, starting with the cue when the prompt was sent with one (see ``with_cue``)."""
+        """The reply; after a cue (``prompts.cue_for``) it starts with the cue (an empty one stays empty)."""
         reply = super().__call__(prompt, stop, timeout=timeout, max_tokens=max_tokens)
-        cue = with_cue(prompt, stop)[len(prompt.rstrip()):].strip()
-        if not cue or not reply.strip() or reply.startswith(cue):
-            return reply  # an empty reply stays empty: the loop says so
-        return f"{cue} {reply}"
+        cue = cue_for(prompt, stop)
+        return f"{cue} {reply}" if cue and reply.strip() and not reply.startswith(cue) else reply
 
     def _read(self, response: Any) -> str:
         choice = self._choice(response)
         return self._checked(choice, _as_text(getattr(choice, "text", None)))
-
-
-def with_cue(prompt: str, stop: Sequence[str] | None) -> str:
-    """A text ReAct prompt (sent with the Observation stop) ends with ``Thought:``, as the format expects.
-
-    A base model continues the text it is given: after "Now the real question." and the question
-    with no cue it may as well write another question. Other prompts (a summary) go as they are.
-
-    >>> with_cue("Question: 6*7?", ["\\nObservation"])
-    'Question: 6*7?\\nThought:'
-    >>> with_cue("Summarise these steps.", None)
-    'Summarise these steps.'
-    """
-    if OBSERVATION_STOP not in as_stop_list(stop) or prompt.rstrip().endswith("Thought:"):
-        return prompt
-    return prompt.rstrip() + "\nThought:"
 
 
 def _as_text(content: Any) -> str:
@@ -287,63 +265,6 @@ def _as_text(content: Any) -> str:
         return "".join(str(p.get("text", "")) if isinstance(p, dict) else str(getattr(p, "text", p))
                        for p in content)
     return content if isinstance(content, str) else "" if content is None else str(content)
-
-
-def is_call_failure(error: BaseException) -> bool:
-    """Did the call fail (the server, the network, the reply's shape), rather than the program?
-
-    >>> is_call_failure(TimeoutError("slow")), is_call_failure(NameError("x"))
-    (True, False)
-    """
-    if isinstance(error, ModelError | OSError | ValueError):  # ValueError: a reply that is not JSON
-        return True
-    if status_of(error) is not None:  # an HTTP status: the server answered, with a refusal
-        return True
-    openai = sys.modules.get("openai")  # only a real call can raise its errors, and imports it
-    return openai is not None and isinstance(error, openai.OpenAIError)
-
-
-def wait_for_server(client: Any, seconds: float, url: str, gave_up_after: float) -> float:
-    """After a time-out, wait (at most ``seconds``) until the server takes a request again.
-
-    A server that serves one request at a time keeps working on a request its client
-    gave up on. llama-cpp-python answers ``GET /v1/models`` only between requests
-    (its handler waits for the same lock as a completion: ``llama_cpp/server/app.py``,
-    read on 1 December 2026), so that answer means the abandoned work is done; a server
-    that cancels abandoned work (llama.cpp's own, Ollama, hosted APIs) answers at once.
-    Returns the seconds waited; raises ``ModelError`` (not retryable) if still busy.
-    """
-    import openai
-
-    began = time.monotonic()
-    try:
-        client.with_options(timeout=max(seconds, 0.1), max_retries=0).models.list()
-    except openai.APITimeoutError:
-        raise tagged(ModelError(
-            f"{url} is still working on the call this run gave up on after {gave_up_after:.0f} s "
-            f"(and did not take a request in {seconds:.0f} s more). A server that serves one request "
-            "at a time finishes a request before it reads the next, so asking again would only "
-            f"queue behind it. Give each call longer ({TIMEOUT_VAR}), or ask for less: a smaller "
-            f"model, a shorter output budget ({MAX_TOKENS_VAR}), a smaller context.",
-            retryable=False), "busy") from None
-    except openai.OpenAIError:
-        pass  # it answered (even with an error), or is down: the call itself will say which
-    return time.monotonic() - began
-
-
-def per_call_timeout(client: Any = None) -> float:
-    """The longest one call may wait: REACT_COURSE_TIMEOUT, or ``client``'s own time-out if shorter.
-
-    Both loops use it, so that a server that hangs costs one call's wait, not
-    the run's whole remaining time.
-
-    >>> class Client: timeout = 5.0
-    >>> per_call_timeout(Client()), per_call_timeout(None)
-    (5.0, 30.0)
-    """
-    limit = setting(TIMEOUT_VAR, DEFAULT_TIMEOUT)
-    own = getattr(client, "timeout", None)  # the SDK's default is an httpx Timeout object: not a cap
-    return min(limit, float(own)) if isinstance(own, int | float) and own > 0 else limit
 
 
 def real_model(spec: str | ModelSpec) -> OpenAIChatModel:

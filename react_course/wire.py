@@ -28,12 +28,10 @@ always sent with the tools ("auto" by default: some servers drop the tools
 when it is missing); an assistant turn's ``content`` goes back as a string,
 never null (some servers refuse a null with a 500); and each call waits at
 most ``REACT_COURSE_TIMEOUT`` seconds (or the client's own, shorter, time-out),
-never the run's whole remaining time, so a hung server costs one call's wait;
-after a call timed out, the next one first waits for the server to be free
-(``providers.wait_for_server``), as a one-request server is still working on it.
-A call a chat template wrote as text (``functions.NAME:``) is read as a call
-(``parsing.text_form_calls``), never as the answer; an empty reply is the
-model's, and reaches the agent as one (it says so to the model).
+never the run's whole remaining time, so a hung server costs one call's wait
+(and after a time-out, the next call waits for the server: ``retry.wait_for_server``).
+A call a chat template wrote as text (``functions.NAME:``) is a call, never the
+answer; an empty reply reaches the agent, which tells the model.
 
 What it leaves out: streaming, and the stateful ``previous_response_id``
 style (the whole history is sent each time, as the text loop does).
@@ -45,9 +43,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from .api_errors import explain
 from .errors import ModelConfigError, ModelError
+from .model_settings import DEFAULT_MAX_TOKENS, MAX_TOKENS_VAR, REASONING_TOKENS, per_call_timeout, setting
 from .parsing import text_form_calls
 from .record import Observation, ToolCall, Usage
+from .retry import is_call_failure, wait_for_server
 from .schemas import declare, describe_parameters, parse_arguments
 from .stops import cut_at_end_of_turn, drop_end_of_turn, strip_reasoning
 from .tokens import estimate_tokens
@@ -76,8 +77,6 @@ class _Wire:
     def __init__(self, client: Any, model: str, registry: Any, *, strict: bool = True,
                  parallel_tool_calls: bool | None = None) -> None:
         self.client, self.model, self.registry, self.strict = client, model, registry, strict
-        from .providers import DEFAULT_MAX_TOKENS, MAX_TOKENS_VAR, per_call_timeout, setting
-
         # One output budget for both loops (REACT_COURSE_MAX_TOKENS, 400): ample for one step.
         self.max_output = setting(MAX_TOKENS_VAR, DEFAULT_MAX_TOKENS, int)
         self.call_timeout = per_call_timeout(client)
@@ -120,10 +119,8 @@ class _Wire:
 
     def create(self, call: Any, timeout: float | None, **request: Any) -> Any:
         """One call, waiting at most the per-call time-out or the run's ``timeout`` left."""
-        from .providers import is_call_failure, wait_for_server
-
         timeout = self.call_timeout if timeout is None else min(timeout, self.call_timeout)
-        url = str(getattr(self.client, "base_url", "")).rstrip("/")
+        url = str(getattr(self.client, "base_url", ""))
         if self.gave_up_after is not None:  # a one-request server may still be on that call
             timeout = max(timeout - wait_for_server(self.client, timeout, url, self.gave_up_after), 0.001)
             self.gave_up_after = None
@@ -134,11 +131,10 @@ class _Wire:
             except Exception as error:
                 if not is_call_failure(error):
                     raise  # a bug in the program, not a failed call
-                if not self.adapt(error, request):
-                    if type(error).__name__ == "APITimeoutError":
-                        self.gave_up_after = timeout
-                    raise model_error(error, url, self.model, timeout, self.max_output,
-                                      self.endpoint) from None
+                if not self.adapt(error, request):  # not chained: the SDK's error may hold the key
+                    self.gave_up_after = timeout if type(error).__name__ == "APITimeoutError" else None
+                    raise explain(error, url, model=self.model, max_tokens=self.max_output,
+                                  timeout=timeout, endpoint=self.endpoint) from None
         raise ModelConfigError("the server kept refusing the request's parameters")
 
     def adapt(self, error: Exception, request: dict[str, Any]) -> bool:
@@ -153,28 +149,15 @@ class _Wire:
                 self.tools = [declare(tool, self.protocol, strict=False) for tool in self.registry]
                 request["tools"] = self.tools
             elif name == "max_tokens" and self.token_parameter == "max_tokens":
-                from .providers import REASONING_TOKENS  # a reasoning model's thinking counts too
-
                 self.options.pop("max_tokens", None)
                 request.pop("max_tokens", None)
-                self.options["max_completion_tokens"] = self.max_output + REASONING_TOKENS
-                request["max_completion_tokens"] = self.max_output + REASONING_TOKENS
+                budget = self.max_output + REASONING_TOKENS  # a reasoning model's thinking counts too
+                self.options["max_completion_tokens"] = request["max_completion_tokens"] = budget
             else:
                 request.pop(name, None)
             self.rejected.add(name)
             return True
         return False
-
-
-def model_error(error: Exception, url: str, model: str, timeout: float | None, budget: int,
-                endpoint: str = "chat") -> Exception:
-    """The SDK's exception as the library's, in words that say what to change (``api_errors``).
-
-    Raised without chaining: the SDK's exception may hold the key.
-    """
-    from .api_errors import explain
-
-    return explain(error, url, model=model, max_tokens=budget, timeout=timeout, endpoint=endpoint)
 
 
 def _first_choice(response: Any, client: Any) -> Any:
@@ -188,10 +171,7 @@ def _first_choice(response: Any, client: Any) -> Any:
 
 
 def check_not_cut_off(finish_reason: Any, client: Any, budget: int) -> None:
-    """No text and no call because the output budget ran out (a reasoning model thinking): raise.
-
-    Any other empty reply is the model's: the agent reads it as unreadable and says so.
-    """
+    """An empty reply cut by the output budget (a reasoning model thinking) raises; others are the model's."""
     if finish_reason in ("length", "max_output_tokens"):
         raise ModelError(f"the model at {getattr(client, 'base_url', '')} used its whole output budget "
                          f"({budget} tokens) before replying; a reasoning model spends them thinking. "
@@ -246,11 +226,7 @@ class ChatWire(_Wire):
         return [{"role": "tool", "tool_call_id": o.call_id, "content": o.text} for o in observations]
 
     def text_form_calls(self, text: str, turn: int) -> tuple[str, list[ToolCall], list[dict[str, Any]]]:
-        """Calls written as text (``functions.today:``), read as calls and sent back as real ones.
-
-        A chat template's own call format that the server did not turn into ``tool_calls``
-        is no answer; sent back in the API's shape, it also shows the model the right one.
-        """
+        """Calls a template wrote as text (``functions.today:``): sent back in the API's shape."""
         before, found = text_form_calls(text)
         calls = [self.read_call(f"call_{turn}_{n}", name, raw) for n, (name, raw) in enumerate(found, 1)]
         declared = [{"id": call.id, "type": "function",
