@@ -432,3 +432,14 @@ def test_a_slow_tool_is_stopped_at_its_time_limit():
     with serve(model) as url:
         result = run_native(client_for(url), [slow], "Go.", model="m", tool_timeout=0.2)
     assert result.steps[0].observations[0].error == "tool_timeout" and result.answer == "gave up"
+
+
+@pytest.mark.parametrize("protocol", ["chat", "responses"])
+def test_an_empty_reply_is_told_to_the_model_and_not_resent_unchanged(protocol):
+    model = ScriptedChatModel([ChatTurn(""), ChatTurn("It is Tuesday.")])
+    with serve(model) as url:
+        result = run_native(client_for(url), default_tools(TODAY), "Day?", model="m", protocol=protocol)
+    assert result.end_reason == "final_answer" and result.answer == "It is Tuesday."
+    assert result.steps[0].error == "parse_error" and "Your reply was empty" in result.steps[0].observation
+    told = model.requests[1].messages[-1]
+    assert told["role"] == "user" and "Your reply was empty" in told["content"]
