@@ -5,8 +5,15 @@ time-out the native loop must honour, an assistant turn whose content must be
 a string, tools dropped unless ``tool_choice`` is sent, no ``/v1/responses``,
 a full context window reported as a 500, end-of-turn markers left in the
 text, and a model that writes the same unreadable reply again and again.
-The stubs are in ``stub_servers.py`` (127.0.0.1 only). No wall-clock
-thresholds: the time-outs are read from what the loops recorded.
+And what one small model on one laptop adds: a server that serves one
+request at a time and keeps working on a call its client gave up on (the
+next call waits for it to be free, or the run says why it stops), empty
+native replies (said to the model, a repeat when they recur), calls a chat
+template wrote as text (read as calls), a completions prompt that needs its
+``Thought:`` cue, a reply that starts a new question, and a refused response
+format. The stubs are in ``stub_servers.py`` (127.0.0.1 only). No wall-clock
+thresholds: the time-outs are read from what the loops recorded, and a slow
+reply is one the stub holds until the client gives up.
 """
 
 from __future__ import annotations
