@@ -244,7 +244,7 @@ def wait_for_server(client: Any, seconds: float, url: str, gave_up_after: float)
     gave up on. llama-cpp-python answers ``GET /v1/models`` only between requests
     (its handler waits for the same lock as a completion: ``llama_cpp/server/app.py``,
     read on 1 December 2026), so that answer means the abandoned work is done; a server
-    that cancels abandoned work (llama.cpp's own, Ollama, hosted APIs) answers at once.
+    that answers it while it works (llama.cpp's own, Ollama, hosted APIs) answers at once.
     Returns the seconds waited; raises ``ModelError`` (not retryable) if still busy.
     """
     import openai
