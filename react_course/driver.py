@@ -4,16 +4,22 @@
 only in how one step talks to the model: what they send, and how they read
 the reply. Everything else about a step is written once, here::
 
+    budget = new_budget(question, price, model, limits)   # one per run, for both loops
     repeat at most max_steps times:
         request = agent.prepare(steps)              # the prompt, or the messages
         budget.before_call(its size in tokens)      # time, tokens and money left?
-        step = Step(n); steps.append(step)          # in the record from the start
         reply = call the model within the budget    # back-off and the run's time apply
+        step = Step(n); steps.append(step)          # a reply, or the model's failure
         agent.read(step, reply)                     # text, thought, calls or answer
         agent.act(step)                             # run the calls, one result each
+        the same unreadable reply again is a repeat # decided here, for both loops
         report the step (on_step, and the trace); count it (budget.after_step)
         an answer ends the run
     one forced call asks for a best-effort answer; otherwise hand over
+
+A failed call is a step too, when the failure is the model's or its server's
+(``MODEL_FAILURES``: an API error, a time-out, a scripted model out of
+replies); anything else raised inside a model callable is a bug, and raises.
 
 An agent is any object with the four members of ``Agent``. A new per-step
 concern (a counter, a check) is added once, in ``take_step``, and both
@@ -29,14 +35,21 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
-from .errors import LimitReached, ModelConfigError
+from .errors import LimitReached, ModelConfigError, ModelError, ScriptExhausted
 from .execute import ToolTimeout, run_with_time_limit
-from .guards import Budget
+from .guards import Budget, Limits
 from .record import Format, Observation, RunResult, Step, Usage, handover_summary
 from .retry import is_retryable, wait_before_retry
 
 T = TypeVar("T")
 OnStep = Callable[[Step], None]
+
+# What a model call may fail with that is the model's or its server's doing: the library's model
+# errors (every API failure becomes one, ``api_errors.explain``), a scripted model out of replies,
+# and the network's own (time-outs, refused connections). These are recorded and retried within
+# the budget. Anything else raised inside a model callable (a NameError, a TypeError) is a bug in
+# the program, and raises.
+MODEL_FAILURES: tuple[type[Exception], ...] = (ModelError, ScriptExhausted, OSError)
 
 
 class Trace(Protocol):
@@ -67,6 +80,19 @@ class Agent(Protocol):
 
     def act(self, step: Step) -> None:
         """Run the step's calls and record one observation for each."""
+
+
+def new_budget(question: str, price: Any, model: Any, **limits: Any) -> Budget:
+    """One run's budget, for both loops: the limits from the options, the calls priced.
+
+    ``model`` is the model's name, for the price table (anything else: no price).
+
+    >>> new_budget("q", None, None, max_steps=3).limits.max_steps
+    3
+    """
+    budget = Budget(Limits.from_options(**limits), question=question)
+    budget.price_calls(price, model if isinstance(model, str) else None)
+    return budget
 
 
 def drive(agent: Agent, budget: Budget, question: str, on_step: OnStep | None = None,
@@ -111,33 +137,38 @@ def _both(first: OnStep | None, second: OnStep) -> OnStep:
 
 def take_step(agent: Agent, steps: list[Step], budget: Budget, on_step: OnStep | None = None,
               forced: bool = False) -> Step:
-    """One step: made, timed, recorded and reported here, whatever ends it."""
+    """One step: made, timed, recorded and reported here, whatever ends it.
+
+    A step enters the record once its call has an outcome: a reply, or a failure that is
+    the model's or its server's. A wrong setting before any reply, Ctrl-C during the call
+    and a bug in the program (``MODEL_FAILURES`` says which is which) raise before that.
+    """
     request, size = agent.prepare(steps, forced)
     budget.before_call(size)
     step = Step(len(steps) + 1, format=agent.format, forced=forced)
-    steps.append(step)  # in the record even when its call or its tool ends the run
     began = time.monotonic()
+    reply, failure = None, None
     try:
-        try:
-            reply = call_within_budget(lambda: agent.send(request, forced, budget.remaining_seconds()),
-                                       budget)
-        except Exception as error:  # an API error or a time-out: recorded, retried within the budget
-            model_failed(step, error, budget, Usage(size, 0))
-            return step
-        except KeyboardInterrupt:
-            steps.pop()  # interrupted before any reply: the run ends with the steps that were answered
-            raise
-        budget.after_call(agent.read(step, reply, size))
-        if step.calls and not forced:  # a forced step's calls are recorded, never run
-            act(agent, step)
-        return step
-    except ModelConfigError:
-        steps.pop()  # a wrong setting before any reply: the run never started
-        raise
+        reply = call_within_budget(lambda: agent.send(request, forced, budget.remaining_seconds()),
+                                   budget)
+    except (LimitReached, *MODEL_FAILURES) as error:
+        if isinstance(error, ModelConfigError) and budget.successful_calls == 0:
+            raise  # a wrong setting (key, model name, URL): the run never started
+        failure = error
+    steps.append(step)
+    try:
+        if failure is not None:
+            model_failed(step, failure, budget, Usage(size, 0))
+        else:
+            budget.after_call(agent.read(step, reply, size))
+            if step.calls and not forced:  # a forced step's calls are recorded, never run
+                act(agent, step)
+            note_repeated_unreadable(step, budget)
     finally:
         step.latency = time.monotonic() - began
-        if on_step and steps and steps[-1] is step:
+        if on_step is not None:
             on_step(step)
+    return step
 
 
 def act(agent: Agent, step: Step) -> None:
@@ -164,7 +195,7 @@ def call_within_budget(call: Callable[[], T], budget: Budget) -> T:
         return run_with_time_limit(call, budget.remaining_seconds(), kind="model")
     except ToolTimeout:
         raise out_of_time(budget) from None
-    except Exception as error:
+    except MODEL_FAILURES as error:
         if budget.remaining_seconds() == 0:  # the call gave up as the run's time ran out: one ending
             raise out_of_time(budget) from None
         budget.last_model_error = error  # for the back-off before the next attempt
@@ -180,18 +211,45 @@ def out_of_time(budget: Budget) -> LimitReached:
 def model_failed(step: Step, error: Exception, budget: Budget, usage: Usage) -> None:
     """Record a failed model call in its step; raise what must end the run.
 
-    A bad setting before any call succeeded is the program's error (raised as is);
-    running out of time ends the run, with the unanswered call in the record;
+    Running out of time ends the run, with the unanswered call in the record;
     anything else is counted, and retried within the budget unless it cannot pass.
     """
-    if isinstance(error, ModelConfigError) and budget.successful_calls == 0:
-        raise error
     step.error = "model_error"
     if isinstance(error, LimitReached):
         step.observations.append(Observation("", f"no reply: {error.detail}", "model_error"))
         raise error
     budget.model_failed(usage, fatal=not is_retryable(error))
     step.observations.append(Observation("", f"{type(error).__name__}: {error}", "model_error"))
+
+
+def note_repeated_unreadable(step: Step, budget: Budget) -> None:
+    """The same unreadable reply (or native call) as before: said, and counted as a refused repeat.
+
+    Decided here for both loops, after the step's observations are written: a model stuck on
+    one unreadable reply then ends as ``repeating``, as one stuck on one call does.
+    """
+    for at, seen in unreadable_parts(step):
+        note = budget.check_unreadable(seen)
+        if note:
+            observation = step.observations[at]
+            error = "parse_error" if observation.error == "parse_error" else "repeat"
+            step.observations[at] = Observation(observation.call_id, f"{note} {observation.text}", error)
+
+
+def unreadable_parts(step: Step) -> list[tuple[int, str]]:
+    """Which observations answer something unreadable, with what could not be read.
+
+    A reply that could not be read (text, or an empty native reply) is its text; a native
+    call whose arguments are not a JSON object is its name and raw arguments.
+
+    >>> unreadable_parts(Step(1, text="hmm", observations=[Observation("", "Could not read", "parse_error")]))
+    [(0, 'hmm')]
+    """
+    parts = [(at, step.text) for at, o in enumerate(step.observations) if o.error == "parse_error"]
+    if step.format == "native":
+        parts += [(at, f"{call.name} {call.arguments}") for at, call in enumerate(step.calls)
+                  if isinstance(call.arguments, str) and at < len(step.observations)]
+    return parts
 
 
 def force_answer(step: Step, max_steps: int, end: Callable[..., RunResult]) -> RunResult:

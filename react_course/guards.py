@@ -8,6 +8,8 @@ repeats, model failures in a row) and raises ``LimitReached`` with the end
 reason when a limit is reached. Both loops, text and native, use it, so a
 guard is added once, here.
 
+One budget per run, built for both loops by ``driver.new_budget``.
+
 Every run records why it ended, one of ``END_REASONS``; a rising share of
 ``step_limit`` endings across runs is the early warning that something is
 wrong with a tool or a prompt.
@@ -16,8 +18,9 @@ Lesson 05 adds what a stuck model needs: near-repeats and two calls taking
 turns (``stopping.RepeatWatch``: one nudge, then the run ends), a cap on the
 failures of one tool (against error spirals), and the back-off state for
 retried model calls (``retry.wait_before_retry``, called from
-``loop.call_model``). Lesson 06 adds what ``execute`` checks for safety: the
-texts seen in this run (for argument provenance) and two switches.
+``driver.call_within_budget``, the one way both loops call a model). Lesson
+06 adds what ``execute`` checks for safety: the texts seen in this run (for
+argument provenance) and two switches.
 
 Money: ``max_cost`` holds only where calls can be priced, so ``price_calls``
 takes a price (the caller's, or the price table's entry for the model) and

@@ -29,14 +29,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .driver import OnStep, drive
+from .driver import OnStep, drive, new_budget
 from .execute import Policy, execute
-from .guards import Budget, Limits
+from .guards import Budget
 from .models import takes
 from .parsing import Action, FinalAnswer, ParseError, parse_step
 from .prompts import build_prompt
 from .record import Observation, RunResult, Step, ToolCall, Usage
-from .stops import DEFAULT_STOPS, cut_at_end_of_turn, find_stop, strip_reasoning
+from .stops import DEFAULT_STOPS, cut_at_end_of_turn, find_stop, new_question_at, strip_reasoning
 from .tokens import count_tokens
 from .tools import ToolRegistry, as_registry
 from .transcript import scratchpad
@@ -72,8 +72,7 @@ def run_react(
     ``trace.StepLog``) receives one event per step (lesson 09).
     """
     question, registry = str(question), as_registry(tools)
-    budget = Budget(Limits.from_options(max_steps=max_steps, **limits), question=question)
-    budget.price_calls(price, getattr(model, "model", None))
+    budget = new_budget(question, price, getattr(model, "model", None), max_steps=max_steps, **limits)
     agent = TextAgent(question, model, registry, tuple(stops), budget, example, policy, history)
     return drive(agent, budget, question, on_step, trace)
 
@@ -108,11 +107,7 @@ class TextAgent:
         return raw or ""
 
     def read(self, step: Step, raw: str, sent: int) -> Usage:
-        usage = read_reply(step, raw, self.stops, usage_of(self.model, sent, raw))
-        note = self.budget.check_unreadable(step.text) if step.error == "parse_error" else None
-        if note:  # the same unreadable reply again: said, and counted as a repeat
-            step.observations[0] = Observation("", f"{note} {step.observations[0].text}", "parse_error")
-        return usage
+        return read_reply(step, raw, self.stops, usage_of(self.model, sent, raw))
 
     def act(self, step: Step) -> None:
         step.observations.append(execute(step.calls[0], self.registry, self.budget, policy=self.policy))
@@ -131,9 +126,9 @@ def read_reply(step: Step, raw: str, stops: Sequence[str], usage: Usage) -> Usag
     """Cut the reply at the first stop sequence, parse it, and record what was read and cut."""
     step.usage = usage
     # A template's end-of-turn marker ends the reply; then a reasoning model's <think> block goes,
-    # so that a stop word inside it does not cut the reply.
+    # so that a stop word inside it does not cut the reply. A new question ends it as a stop does.
     text = strip_reasoning(cut_at_end_of_turn(raw))
-    at = find_stop(text, stops)
+    at = min((i for i in (find_stop(text, stops), new_question_at(text)) if i >= 0), default=-1)
     kept, after = (text, "") if at < 0 else (text[:at], text[at:])
     if len(kept) > MAX_REPLY_CHARS:  # a runaway reply: read the head, record the rest as cut
         kept, after = kept[:MAX_REPLY_CHARS], kept[MAX_REPLY_CHARS:] + after

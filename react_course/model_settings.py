@@ -5,7 +5,8 @@ The forms of the setting (``providers.py`` shows them all) are
 ``openai-compatible:URL:MODEL`` for any other server; ``-completions`` after
 the kind selects the completions endpoint, for base models. ``setting`` reads
 a positive number from the environment (``REACT_COURSE_TIMEOUT``,
-``REACT_COURSE_MAX_TOKENS``) and says what to write when it cannot.
+``REACT_COURSE_MAX_TOKENS``) and says what to write when it cannot;
+``per_call_timeout`` is the longest one call may wait, in both loops.
 
 What it leaves out: settings files; the environment is the one place.
 """
@@ -24,6 +25,10 @@ ENV_VAR = "REACT_COURSE_MODEL"
 OLLAMA_URL = "http://localhost:11434/v1"
 OPENAI_URL = "https://api.openai.com/v1"
 KINDS = ("openai", "ollama", "openai-compatible")
+TIMEOUT_VAR, MAX_TOKENS_VAR = "REACT_COURSE_TIMEOUT", "REACT_COURSE_MAX_TOKENS"
+DEFAULT_TIMEOUT = 30.0  # seconds one call may wait
+DEFAULT_MAX_TOKENS = 400  # output tokens per call, in both loops: one step needs far fewer
+REASONING_TOKENS = 2_000  # extra output budget once a server shows it is a reasoning model
 
 
 @dataclass(frozen=True)
@@ -106,3 +111,18 @@ def setting(name: str, default: float, kind: type = float) -> Any:
         raise ModelConfigError(f"{name}={text!r} is not a positive {what}; "
                                f"write e.g. {name}={kind(default)}, or unset it.")
     return value
+
+
+def per_call_timeout(client: Any = None) -> float:
+    """The longest one call may wait: REACT_COURSE_TIMEOUT, or ``client``'s own time-out if shorter.
+
+    Both loops use it, so that a server that hangs costs one call's wait, not
+    the run's whole remaining time.
+
+    >>> class Client: timeout = 5.0
+    >>> per_call_timeout(Client()), per_call_timeout(None)
+    (5.0, 30.0)
+    """
+    limit = setting(TIMEOUT_VAR, DEFAULT_TIMEOUT)
+    own = getattr(client, "timeout", None)  # the SDK's default is an httpx Timeout object: not a cap
+    return min(limit, float(own)) if isinstance(own, int | float) and own > 0 else limit

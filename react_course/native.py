@@ -36,10 +36,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from . import browser
-from .driver import drive
+from .driver import drive, new_budget
 from .errors import ModelConfigError
 from .execute import execute_all
-from .guards import Budget, Limits
+from .guards import Budget
 from .observations import short
 from .protocols import protocol_for
 from .record import Observation, RunResult, Step, ToolCall, Usage
@@ -48,6 +48,9 @@ from .tools import ToolRegistry, as_registry
 from .wire import PROTOCOLS, Reply, make_wire
 
 __all__ = ["PROTOCOLS", "NativeAgent", "execute_turn", "lesson_client", "native_client", "run_native"]
+
+EMPTY_REPLY = ("Your reply was empty: no text and no tool call. Call one of the tools, or answer "
+               "the question in words.")
 
 
 def run_native(
@@ -87,8 +90,7 @@ def run_native(
     wire.options.update(request_options or {})
     messages = _as_messages(messages)
     question = _question(messages)
-    budget = Budget(Limits.from_options(max_steps=max_steps, **limits), question=question)
-    budget.price_calls(price, model)
+    budget = new_budget(question, price, model, max_steps=max_steps, **limits)
     return drive(NativeAgent(wire, budget, messages, policy), budget, question, on_step, trace)
 
 
@@ -120,6 +122,10 @@ class NativeAgent:
         self.history: list[dict[str, Any]] = wire.start(messages)
 
     def prepare(self, steps: list[Step], forced: bool) -> tuple[list[dict[str, Any]], int]:
+        if steps and steps[-1].error == "parse_error" and steps[-1].observations:
+            # The last reply could not be read: the model is told why, so that asking again
+            # is a different request (the same one at temperature 0 gets the same reply).
+            self.history.append({"role": "user", "content": steps[-1].observation})
         return self.history, count_tokens(self.wire.size(self.history))  # on the high side for JSON
 
     def send(self, history: list[dict[str, Any]], forced: bool, timeout: float | None) -> Reply:
@@ -132,7 +138,10 @@ class NativeAgent:
         step.thought = reply.reasoning or (reply.text if reply.calls else "")
         step.message, step.calls = reply.message, list(reply.calls)
         self.history += reply.items
-        if not reply.calls or (step.forced and reply.text):
+        if not reply.calls and not reply.text:  # the model's mistake, said to it like a text one's
+            step.error = "parse_error"
+            step.observations.append(Observation("", EMPTY_REPLY, "parse_error"))
+        elif not reply.calls or (step.forced and reply.text):
             step.answer = reply.text
         return reply.usage
 
@@ -152,19 +161,16 @@ def execute_turn(calls: list[ToolCall], registry: ToolRegistry, budget: Budget |
     observations = []
     for call in calls:
         readable_call = isinstance(call.arguments, dict)
-        observations.append(next(answered) if readable_call else unreadable(call, registry, budget))
+        observations.append(next(answered) if readable_call else unreadable(call, registry))
     return observations
 
 
-def unreadable(call: ToolCall, registry: ToolRegistry, budget: Budget | None = None) -> Observation:
+def unreadable(call: ToolCall, registry: ToolRegistry) -> Observation:
     """The observation for arguments that are not a JSON object: what was wrong, and an example.
 
-    The same unreadable call again counts as a repeat (``Budget.check_unreadable``), as a
-    text reply that cannot be read does: a model stuck on it ends as ``repeating``.
+    The same unreadable call again counts as a repeat, as a text reply that cannot be read
+    does (the step loop decides it: ``driver.note_repeated_unreadable``).
     """
-    note = budget.check_unreadable(f"{call.name} {call.arguments}") if budget else None
-    if note:
-        return Observation(call.id, f"{note} {unreadable(call, registry).text}", "repeat")
     if call.name not in registry:
         return Observation(call.id, registry.unknown_tool_message(call.name), "unknown_tool")
     tool = registry[call.name]

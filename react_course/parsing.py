@@ -19,12 +19,16 @@ When a reply holds an action and then more text (say, an invented
 ``Observation:`` and a ``Final Answer``), the first action is what counts; the
 rest is kept in ``Action.discarded`` so the loop can record the cut.
 
+``text_form_calls`` reads a chat template's own call form (``functions.NAME:``,
+a ``<tool_call>`` block) that a server passed on as text: the native loop's calls.
+
 What it leaves out: JSON tool calls (lesson 07 uses the API's structured calls
 instead) and deciding whether a tool exists (the registry does that).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 
@@ -252,3 +256,45 @@ def _why_unreadable(segments: list[Segment]) -> str:
 
 def _error(reason: str) -> str:
     return f"Could not read your reply: {reason}\n{FORMAT_REMINDER}"
+
+
+# A chat template's call written as text: "functions.today:" (llama-cpp-python's
+# chatml-function-calling format), or a <tool_call> block holding {"name", "arguments"}.
+_FUNCTIONS_CALL = re.compile(r"^[ \t]*functions\.(?P<name>[A-Za-z_][\w.-]*)[ \t]*:?", re.MULTILINE)
+_TOOL_CALL_BLOCK = re.compile(r"<tool_call>\s*(?P<body>.*?)\s*(?:</tool_call>|$)", re.DOTALL)
+
+
+def text_form_calls(text: str) -> tuple[str, list[tuple[str, str]]]:
+    r"""The text before any call a chat template wrote as text, and each call as (name, arguments).
+
+    The arguments stay raw text (``"{}"`` if none): unreadable ones are answered as such.
+
+    >>> text_form_calls("functions.today:")
+    ('', [('today', '{}')])
+    >>> text_form_calls('I will search.\nfunctions.search:\n{"query": "Paris"}')
+    ('I will search.', [('search', '{"query": "Paris"}')])
+    >>> text_form_calls('<tool_call>{"name": "today", "arguments": {}}</tool_call>')
+    ('', [('today', '{}')])
+    >>> text_form_calls("Paris hosted the 2024 Games.")
+    ('Paris hosted the 2024 Games.', [])
+    """
+    found = list(_FUNCTIONS_CALL.finditer(text))
+    if found:
+        ends = [m.start() for m in found[1:]] + [len(text)]
+        calls = [(m["name"], text[m.end():end].strip() or "{}") for m, end in zip(found, ends, strict=True)]
+        return text[:found[0].start()].strip(), calls
+    blocks = list(_TOOL_CALL_BLOCK.finditer(text))
+    calls = [call for block in blocks if (call := _tool_call_block(block["body"]))]
+    return (text[:blocks[0].start()].strip() if calls else text), calls
+
+
+def _tool_call_block(body: str) -> tuple[str, str] | None:
+    """``{"name": ..., "arguments": ...}`` from a <tool_call> block, or None if it is not one."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+        return None
+    arguments = data.get("arguments", data.get("parameters", {}))
+    return data["name"], arguments if isinstance(arguments, str) else json.dumps(arguments)

@@ -18,7 +18,10 @@ pairs from a prompt built here. It reads this module's format only.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+from .stops import OBSERVATION_STOP, as_stop_list
 
 INSTRUCTIONS = """\
 Answer the question by thinking step by step and using tools. You can use these tools:
@@ -200,3 +203,17 @@ def read_prompt(prompt: str) -> Scratchpad:
         steps.append((model_text, observation))
         model_text = chunk[nxt.start() :].strip() if nxt else ""
     return Scratchpad(question, steps, must_answer)
+
+
+def cue_for(prompt: str, stop: Sequence[str] | None) -> str:
+    """The cue a completions prompt ends with: ``Thought:`` for a text ReAct step, else "".
+
+    A base model continues the text it is given: after "Now the real question." and the
+    question, with no cue, it may as well write another question. A text ReAct call is
+    the one sent with the Observation stop; other prompts (a summary) get no cue.
+
+    >>> cue_for("Question: 6*7?", ["\\nObservation"]), cue_for("Summarise these steps.", None)
+    ('Thought:', '')
+    """
+    wanted = OBSERVATION_STOP in as_stop_list(stop) and not prompt.rstrip().endswith("Thought:")
+    return "Thought:" if wanted else ""

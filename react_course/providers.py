@@ -16,13 +16,16 @@ are read as usual. Two more settings bound each call: ``REACT_COURSE_TIMEOUT``
 per call, default 400, ample for one ReAct step).
 
 Habits worth copying: the client is created on the first call, never at import
-time; every wait is bounded (a time-out per call); a failed call is not retried
-here, because a run's budget retries it as a step of its own, with back-off
+time; every wait is bounded (a time-out per call, and after a time-out the next
+call waits for the server to be free: ``retry.wait_for_server``); a failed call
+is not retried here, because a run's budget retries it as a step of its own
 (``retry.py``: the one retry path; ``max_retries=1`` asks for one retry, never
-after a time-out, for a caller outside a run); every failure is one of the library's exceptions with a
-message that names the URL and says what to change; and the key is never
-shown (``redact``). What it leaves out: streaming, native tool calls (lesson
-07) and providers that do not speak the OpenAI protocol.
+after a time-out, for a caller outside a run); every failure is one of the
+library's exceptions with a message that names the URL and says what to change;
+and the key is never shown (``redact``). A completions call of the text loop
+ends its prompt with ``Thought:`` (``prompts.cue_for``). What it leaves out:
+streaming, native tool calls (lesson 07) and providers that do not speak the
+OpenAI protocol.
 """
 
 from __future__ import annotations
@@ -36,14 +39,22 @@ from typing import Any
 from .api_errors import explain, redact, remember_secret, tagged
 from .errors import ContextWindowFull, ModelConfigError, ModelError
 from .model_settings import (
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_TIMEOUT,
     ENV_VAR,
+    MAX_TOKENS_VAR,
     OLLAMA_URL,
     OPENAI_URL,
+    REASONING_TOKENS,
+    TIMEOUT_VAR,
     ModelSpec,
     effective_url,
     parse_model_spec,
+    per_call_timeout,
     setting,
 )
+from .prompts import cue_for
+from .retry import is_call_failure, wait_for_server
 from .stops import api_stops, cut_at_end_of_turn, cut_at_stop, strip_reasoning
 
 __all__ = ["ENV_VAR", "OLLAMA_URL", "OPENAI_URL", "ContextWindowFull", "ModelConfigError",
@@ -51,9 +62,6 @@ __all__ = ["ENV_VAR", "OLLAMA_URL", "OPENAI_URL", "ContextWindowFull", "ModelCon
            "effective_url", "parse_model_spec", "per_call_timeout", "real_model", "redact", "setting",
            "uses_real_model"]
 
-TIMEOUT_VAR, MAX_TOKENS_VAR = "REACT_COURSE_TIMEOUT", "REACT_COURSE_MAX_TOKENS"
-DEFAULT_TIMEOUT, DEFAULT_MAX_TOKENS = 30.0, 400
-REASONING_TOKENS = 2_000  # extra output budget once a server shows it is a reasoning model
 RETRY_PAUSE = 1.0  # seconds before the one retry
 
 
@@ -92,6 +100,7 @@ class OpenAIChatModel:
         self.token_parameter = "max_tokens"
         self.send_stops = True
         self.call_budget = self.max_tokens  # this call's output budget (a summary asks for less)
+        self.gave_up_after: float | None = None  # seconds, when our last call timed out
 
     @property
     def url(self) -> str:
@@ -124,6 +133,10 @@ class OpenAIChatModel:
     def _send(self, prompt: str, stop: Sequence[str] | None, timeout: float | None) -> str:
         """One call: adapt to what the server accepts, retry once after a quick failure."""
         limit = self.timeout if timeout is None else min(self.timeout, max(timeout, 0.1))
+        if self.gave_up_after is not None:  # the server may still be working on that call
+            waited = wait_for_server(self.client, limit, self.url, self.gave_up_after)
+            self.gave_up_after = None
+            limit = max(limit - waited, 0.1) if timeout is not None else limit
         deadline = time.monotonic() + limit
         retries, adaptations = self.max_retries, 3
         while True:
@@ -131,11 +144,14 @@ class OpenAIChatModel:
             try:
                 return self._read(self._request(prompt, stop, left))
             except Exception as raw:
+                if not is_call_failure(raw):
+                    raise  # a bug in the program, not a failed call
                 if adaptations and self._adapt(raw):
                     adaptations -= 1
                     continue
                 error = self._explain(raw, left)
                 timed_out = type(raw).__name__ == "APITimeoutError"
+                self.gave_up_after = left if timed_out else None
                 if not (error.retryable and retries and not timed_out
                         and deadline - time.monotonic() > 2 * RETRY_PAUSE):
                     raise error from None  # the SDK's error may hold the key: not chained
@@ -221,8 +237,16 @@ class OpenAICompletionModel(OpenAIChatModel):
     endpoint = "completions"
 
     def _request(self, prompt: str, stop: Sequence[str] | None, timeout: float) -> Any:
-        return self.client.completions.create(model=self.model, prompt=prompt, timeout=timeout,
-                                              **self._options(stop))
+        cue = cue_for(prompt, stop)
+        return self.client.completions.create(model=self.model, timeout=timeout, **self._options(stop),
+                                              prompt=f"{prompt.rstrip()}\n{cue}" if cue else prompt)
+
+    def __call__(self, prompt: str, stop: Sequence[str] | None = None, *,
+                 timeout: float | None = None, max_tokens: int | None = None) -> str:
+        """The reply; after a cue (``prompts.cue_for``) it starts with the cue (an empty one stays empty)."""
+        reply = super().__call__(prompt, stop, timeout=timeout, max_tokens=max_tokens)
+        cue = cue_for(prompt, stop)
+        return f"{cue} {reply}" if cue and reply.strip() and not reply.startswith(cue) else reply
 
     def _read(self, response: Any) -> str:
         choice = self._choice(response)
@@ -241,21 +265,6 @@ def _as_text(content: Any) -> str:
         return "".join(str(p.get("text", "")) if isinstance(p, dict) else str(getattr(p, "text", p))
                        for p in content)
     return content if isinstance(content, str) else "" if content is None else str(content)
-
-
-def per_call_timeout(client: Any = None) -> float:
-    """The longest one call may wait: REACT_COURSE_TIMEOUT, or ``client``'s own time-out if shorter.
-
-    Both loops use it, so that a server that hangs costs one call's wait, not
-    the run's whole remaining time.
-
-    >>> class Client: timeout = 5.0
-    >>> per_call_timeout(Client()), per_call_timeout(None)
-    (5.0, 30.0)
-    """
-    limit = setting(TIMEOUT_VAR, DEFAULT_TIMEOUT)
-    own = getattr(client, "timeout", None)  # the SDK's default is an httpx Timeout object: not a cap
-    return min(limit, float(own)) if isinstance(own, int | float) and own > 0 else limit
 
 
 def real_model(spec: str | ModelSpec) -> OpenAIChatModel:

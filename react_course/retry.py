@@ -22,6 +22,11 @@ The loop retries by making each attempt a step of its own: before a call
 that follows a failure, ``wait_before_retry`` waits the back-off, inside the
 run's time. ``call_with_retries`` is the same path for one call on its own
 (lesson 05 uses it with a pretend clock), over the same ``guards.Budget``.
+A time-out is one more case: a server that serves one request at a time is
+still working on the abandoned request, so the call after it first waits for
+the server to be free (``wait_for_server``). ``is_call_failure`` tells a failed
+call (retried) from a bug in the program (raised).
+
 What it leaves out: circuit breakers shared between runs, and switching to a
 fallback model.
 """
@@ -29,10 +34,13 @@ fallback model.
 from __future__ import annotations
 
 import random
+import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .api_errors import tagged
 from .errors import LimitReached, ModelConfigError, ModelError, final_code
 from .record import Usage
 
@@ -213,3 +221,45 @@ def wait_before_retry(budget: Any, sleep: Callable[[float], None] | None = None)
     sleep(plan)
     budget.waited += plan
     return plan
+
+
+def is_call_failure(error: BaseException) -> bool:
+    """Did the call fail (the server, the network, the reply's shape), rather than the program?
+
+    >>> is_call_failure(TimeoutError("slow")), is_call_failure(NameError("x"))
+    (True, False)
+    """
+    if isinstance(error, ModelError | OSError | ValueError):  # ValueError: a reply that is not JSON
+        return True
+    if status_of(error) is not None:  # an HTTP status: the server answered, with a refusal
+        return True
+    openai = sys.modules.get("openai")  # only a real call can raise its errors, and imports it
+    return openai is not None and isinstance(error, openai.OpenAIError)
+
+
+def wait_for_server(client: Any, seconds: float, url: str, gave_up_after: float) -> float:
+    """After a time-out, wait (at most ``seconds``) until the server takes a request again.
+
+    A server that serves one request at a time keeps working on a request its client
+    gave up on. llama-cpp-python answers ``GET /v1/models`` only between requests
+    (its handler waits for the same lock as a completion: ``llama_cpp/server/app.py``,
+    read on 1 December 2026), so that answer means the abandoned work is done; a server
+    that answers it while it works (llama.cpp's own, Ollama, hosted APIs) answers at once.
+    Returns the seconds waited; raises ``ModelError`` (not retryable) if still busy.
+    """
+    import openai
+
+    began = time.monotonic()
+    try:
+        client.with_options(timeout=max(seconds, 0.1), max_retries=0).models.list()
+    except openai.APITimeoutError:
+        raise tagged(ModelError(
+            f"{url} is still working on the call this run gave up on after {gave_up_after:.0f} s "
+            f"(and did not take a request in {seconds:.0f} s more). A server that serves one request "
+            "at a time finishes a request before it reads the next, so asking again would only "
+            "queue behind it. Give each call longer (REACT_COURSE_TIMEOUT), or ask for less: a "
+            "smaller model, a shorter output budget (REACT_COURSE_MAX_TOKENS), a smaller context.",
+            retryable=False), "busy") from None
+    except openai.OpenAIError:
+        pass  # it answered (even with an error), or is down: the call itself will say which
+    return time.monotonic() - began

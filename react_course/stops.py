@@ -12,6 +12,10 @@ Local servers add one more leak: a chat template's end-of-turn marker
 there, so the reply is cut at the first one (``cut_at_end_of_turn``); in a
 tool call's arguments the markers are removed (``drop_end_of_turn``).
 
+A base model adds one more: after its step it goes on to the next question, as
+the prompt's example did ("Now the real question." then "Question: ..."). The
+reply is cut there too (``new_question_at``): the question is the program's.
+
 What this module leaves out: choosing the stops per prompt format (the loop
 does that), streaming (a stream would be cut the same way, chunk by chunk) and
 every template's marker (the common ones are listed in ``END_OF_TURN``).
@@ -19,6 +23,7 @@ every template's marker (the common ones are listed in ``END_OF_TURN``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 # A leading newline keeps a thought that merely mentions the word from being
@@ -77,6 +82,21 @@ def cut_at_end_of_turn(text: str) -> str:
     'Final Answer: 4'
     """
     return cut_at_stop(text, END_OF_TURN)
+
+
+_NEW_QUESTION = re.compile(r"^[ \t]*(?:Question:|Now the real question\.)", re.MULTILINE)
+
+
+def new_question_at(text: str) -> int:
+    """Where the reply starts a new question (after what it wrote first), or -1.
+
+    >>> new_question_at("Thought: done\\nFinal Answer: 42\\nNow the real question.\\nQuestion: x")
+    31
+    >>> new_question_at("Question: q\\nThought: t"), new_question_at("Final Answer: 42")
+    (-1, -1)
+    """
+    found = next((m for m in _NEW_QUESTION.finditer(text) if m.start() > 0), None)
+    return -1 if found is None else found.start()
 
 
 def drop_end_of_turn(text: str) -> str:

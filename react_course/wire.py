@@ -28,7 +28,10 @@ always sent with the tools ("auto" by default: some servers drop the tools
 when it is missing); an assistant turn's ``content`` goes back as a string,
 never null (some servers refuse a null with a 500); and each call waits at
 most ``REACT_COURSE_TIMEOUT`` seconds (or the client's own, shorter, time-out),
-never the run's whole remaining time, so a hung server costs one call's wait.
+never the run's whole remaining time, so a hung server costs one call's wait
+(and after a time-out, the next call waits for the server: ``retry.wait_for_server``).
+A call a chat template wrote as text (``functions.NAME:``) is a call, never the
+answer; an empty reply reaches the agent, which tells the model.
 
 What it leaves out: streaming, and the stateful ``previous_response_id``
 style (the whole history is sent each time, as the text loop does).
@@ -40,14 +43,17 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from .api_errors import explain
 from .errors import ModelConfigError, ModelError
+from .model_settings import DEFAULT_MAX_TOKENS, MAX_TOKENS_VAR, REASONING_TOKENS, per_call_timeout, setting
+from .parsing import text_form_calls
 from .record import Observation, ToolCall, Usage
+from .retry import is_call_failure, wait_for_server
 from .schemas import declare, describe_parameters, parse_arguments
 from .stops import cut_at_end_of_turn, drop_end_of_turn, strip_reasoning
 from .tokens import estimate_tokens
 
 PROTOCOLS = ("chat", "responses")
-MAX_OUTPUT_TOKENS = 2048  # per call, unless REACT_COURSE_MAX_TOKENS says; room for hidden thinking
 _ADAPTABLE = ("temperature", "parallel_tool_calls", "tool_choice", "strict", "max_tokens")
 
 
@@ -71,10 +77,10 @@ class _Wire:
     def __init__(self, client: Any, model: str, registry: Any, *, strict: bool = True,
                  parallel_tool_calls: bool | None = None) -> None:
         self.client, self.model, self.registry, self.strict = client, model, registry, strict
-        from .providers import MAX_TOKENS_VAR, per_call_timeout, setting
-
-        self.max_output = setting(MAX_TOKENS_VAR, MAX_OUTPUT_TOKENS, int)
+        # One output budget for both loops (REACT_COURSE_MAX_TOKENS, 400): ample for one step.
+        self.max_output = setting(MAX_TOKENS_VAR, DEFAULT_MAX_TOKENS, int)
         self.call_timeout = per_call_timeout(client)
+        self.gave_up_after: float | None = None  # seconds, when our last call timed out
         self.options: dict[str, Any] = {"temperature": 0.0, self.token_parameter: self.max_output}
         if parallel_tool_calls is not None:
             self.options["parallel_tool_calls"] = parallel_tool_calls
@@ -114,15 +120,21 @@ class _Wire:
     def create(self, call: Any, timeout: float | None, **request: Any) -> Any:
         """One call, waiting at most the per-call time-out or the run's ``timeout`` left."""
         timeout = self.call_timeout if timeout is None else min(timeout, self.call_timeout)
+        url = str(getattr(self.client, "base_url", ""))
+        if self.gave_up_after is not None:  # a one-request server may still be on that call
+            timeout = max(timeout - wait_for_server(self.client, timeout, url, self.gave_up_after), 0.001)
+            self.gave_up_after = None
         request["timeout"] = max(timeout, 0.001)
         for _ in range(len(_ADAPTABLE) + 1):
             try:
                 return call(model=self.model, **request)
             except Exception as error:
-                if not self.adapt(error, request):
-                    url = str(getattr(self.client, "base_url", ""))
-                    raise model_error(error, url, self.model, timeout, self.max_output,
-                                      self.endpoint) from None
+                if not is_call_failure(error):
+                    raise  # a bug in the program, not a failed call
+                if not self.adapt(error, request):  # not chained: the SDK's error may hold the key
+                    self.gave_up_after = timeout if type(error).__name__ == "APITimeoutError" else None
+                    raise explain(error, url, model=self.model, max_tokens=self.max_output,
+                                  timeout=timeout, endpoint=self.endpoint) from None
         raise ModelConfigError("the server kept refusing the request's parameters")
 
     def adapt(self, error: Exception, request: dict[str, Any]) -> bool:
@@ -137,24 +149,15 @@ class _Wire:
                 self.tools = [declare(tool, self.protocol, strict=False) for tool in self.registry]
                 request["tools"] = self.tools
             elif name == "max_tokens" and self.token_parameter == "max_tokens":
-                self.options["max_completion_tokens"] = self.options.pop("max_tokens")
-                request["max_completion_tokens"] = request.pop("max_tokens", self.max_output)
+                self.options.pop("max_tokens", None)
+                request.pop("max_tokens", None)
+                budget = self.max_output + REASONING_TOKENS  # a reasoning model's thinking counts too
+                self.options["max_completion_tokens"] = request["max_completion_tokens"] = budget
             else:
                 request.pop(name, None)
             self.rejected.add(name)
             return True
         return False
-
-
-def model_error(error: Exception, url: str, model: str, timeout: float | None, budget: int,
-                endpoint: str = "chat") -> Exception:
-    """The SDK's exception as the library's, in words that say what to change (``api_errors``).
-
-    Raised without chaining: the SDK's exception may hold the key.
-    """
-    from .api_errors import explain
-
-    return explain(error, url, model=model, max_tokens=budget, timeout=timeout, endpoint=endpoint)
 
 
 def _first_choice(response: Any, client: Any) -> Any:
@@ -167,13 +170,12 @@ def _first_choice(response: Any, client: Any) -> Any:
     return choices[0]
 
 
-def empty_reply(finish_reason: Any, client: Any, budget: int) -> ModelError:
-    """No text and no call: a reasoning model that spent its output budget thinking, or a glitch."""
+def check_not_cut_off(finish_reason: Any, client: Any, budget: int) -> None:
+    """An empty reply cut by the output budget (a reasoning model thinking) raises; others are the model's."""
     if finish_reason in ("length", "max_output_tokens"):
-        return ModelError(f"the model at {getattr(client, 'base_url', '')} used its whole output budget "
-                          f"({budget} tokens) before replying; a reasoning model spends them thinking. "
-                          "Raise REACT_COURSE_MAX_TOKENS.", retryable=False)
-    return ModelError("the model sent an empty reply: no text and no tool call.", retryable=True)
+        raise ModelError(f"the model at {getattr(client, 'base_url', '')} used its whole output budget "
+                         f"({budget} tokens) before replying; a reasoning model spends them thinking. "
+                         "Raise REACT_COURSE_MAX_TOKENS.", retryable=False)
 
 
 def _usage(input_tokens: Any, output_tokens: Any, cached: Any = 0, reasoning: Any = 0) -> Usage:
@@ -205,8 +207,11 @@ class ChatWire(_Wire):
             calls.append(self.read_call(call_id, call.function.name, raw))
             declared.append({"id": call_id, "type": "function",
                              "function": {"name": call.function.name, "arguments": raw or "{}"}})
+        if not calls and text:  # a call a chat template wrote as text, if any
+            text, calls, declared = self.text_form_calls(text, len(history))
+            content = text if calls else content
         if not calls and not text:
-            raise empty_reply(choice.finish_reason, self.client, self.max_output)
+            check_not_cut_off(choice.finish_reason, self.client, self.max_output)
         sent = {"role": "assistant", "content": content}  # a string: some servers refuse null
         if declared:
             sent["tool_calls"] = declared
@@ -219,6 +224,15 @@ class ChatWire(_Wire):
 
     def results(self, observations: list[Observation]) -> list[dict[str, Any]]:
         return [{"role": "tool", "tool_call_id": o.call_id, "content": o.text} for o in observations]
+
+    def text_form_calls(self, text: str, turn: int) -> tuple[str, list[ToolCall], list[dict[str, Any]]]:
+        """Calls a template wrote as text (``functions.today:``): sent back in the API's shape."""
+        before, found = text_form_calls(text)
+        calls = [self.read_call(f"call_{turn}_{n}", name, raw) for n, (name, raw) in enumerate(found, 1)]
+        declared = [{"id": call.id, "type": "function",
+                     "function": {"name": name, "arguments": raw}}
+                    for call, (name, raw) in zip(calls, found, strict=True)]
+        return (before if calls else text), calls, declared
 
 
 def _chat_reasoning(message: Any, content: str) -> str:
@@ -268,7 +282,7 @@ class ResponsesWire(_Wire):
         joined = "\n".join(text).strip()
         if not calls and not joined:
             details = getattr(response, "incomplete_details", None)
-            raise empty_reply(getattr(details, "reason", None), self.client, self.max_output)
+            check_not_cut_off(getattr(details, "reason", None), self.client, self.max_output)
         # The record keeps the turn in the one shape to_messages() gives for both protocols (the
         # reasoning summary is the step's thought); the items themselves went back in the history.
         return Reply(strip_reasoning(joined).strip(), calls, items, usage, "\n".join(reasoning).strip())

@@ -12,7 +12,19 @@ echo the Authorization header, an HTML page with status 200, an empty
 whose content is null (``demanding_string_content``), tools ignored unless
 ``tool_choice`` is sent (``dropping_tools_without_choice``), end-of-turn
 markers left in the text, and a 404 for ``/v1/responses``, as most local
-servers answer.
+servers answer. For a small model on one laptop: a server that serves one
+request at a time (``StubServer(one_at_a_time=True)``) with a reply too slow
+for the client (``slow``: answered only once the client gave up, so no verdict
+depends on how fast the machine is), empty replies, calls a chat template
+wrote as text (``functions.NAME:``), and a refused response format
+(``refusing_response_format``: the 500 llama-cpp-python sends).
+
+One request at a time, as llama-cpp-python serves them: a request the client
+gave up on is still worked on, and every later request waits behind it. A
+model call waits until its client gives up too (the work outlasts any one
+call's time-out); ``GET /v1/models``, which that server answers only between
+requests, is where a client waits for the work to end, and it does end then
+(``finishing=False``: never, a server stuck for good).
 
     with StubServer(answering(["Thought: t\\nFinal Answer: 4"])) as server:
         model = OpenAIChatModel("stub-model", base_url=server.url, api_key=KEY)
@@ -25,6 +37,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import select
+import socket
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -66,6 +80,7 @@ class Reply:
     content_type: str = "application/json"
     drop: bool = False  # close the connection without a response
     hang: bool = False  # never answer (until the server shuts down)
+    slow: bool = False  # still working when the client gives up: it never gets this reply
 
 
 Behaviour = Callable[[Request], Reply]
@@ -195,6 +210,27 @@ def hanging(request: Request) -> Reply:
     return Reply(hang=True)
 
 
+def slow(request: Request) -> Reply:
+    """A reply that takes longer than the client waits (see ``StubServer.one_at_a_time``)."""
+    return Reply(slow=True)
+
+
+def slow_first(behaviour: Behaviour, calls: int = 1) -> Behaviour:
+    """The first ``calls`` model calls are too slow for the client; then ``behaviour``."""
+    return then_fail(slow, calls, behaviour)
+
+
+def refusing_response_format(behaviour: Behaviour) -> Behaviour:
+    """llama-cpp-python with a JSON-schema response format it cannot turn into a grammar: a 500."""
+    def refusing(request: Request) -> Reply:
+        if isinstance(request.body, dict) and request.body.get("response_format"):
+            return error_reply(500, "Internal Server Error: failed to build a grammar for the "
+                                    "json_schema response format", request)
+        return behaviour(request)
+
+    return refusing
+
+
 def echoing_error(status: int) -> Behaviour:
     """An error whose text repeats the Authorization header (seen with some proxies)."""
     return lambda request: error_reply(status, "upstream refused", request, echo_auth=True)
@@ -207,11 +243,16 @@ class StubServer:
     behaviour: Behaviour
     models: Sequence[str] | None = (MODEL,)  # what GET /v1/models lists; None answers 404
     requests: list[Request] = field(default_factory=list)
+    one_at_a_time: bool = False  # llama-cpp-python: one request at a time, abandoned work kept
+    finishing: bool = True  # one at a time: abandoned work ends while a client waits on /v1/models
 
     def __post_init__(self) -> None:
         self._stopping = threading.Event()
         self._count = itertools.count(1)
         self._lock = threading.Lock()
+        self._free = threading.Condition()
+        self._busy = False  # one at a time: a request is being worked on (maybe an abandoned one)
+        self.abandoned = 0  # one at a time: requests still worked on after their client gave up
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._server.daemon_threads = True
 
@@ -232,6 +273,32 @@ class StubServer:
         self._stopping.set()  # releases hanging handlers
         self._server.shutdown()
         self._server.server_close()
+
+    def take_turn(self, request: Request, gone: Callable[[], bool]) -> bool:
+        """One at a time: wait until the server is free, or the client gave up (False).
+
+        A client waiting on ``/v1/models`` is where abandoned work ends (``finishing``).
+        """
+        is_list = request.method == "GET"
+        with self._free:
+            while self._busy:
+                if is_list and self.finishing and self.abandoned:
+                    self._busy, self.abandoned = False, 0
+                    break
+                if gone() or self._stopping.is_set():
+                    return False
+                self._free.wait(0.02)
+            self._busy = not is_list
+            return True
+
+    def end_turn(self, abandoned: bool) -> None:
+        """A request done, or given up by its client while the server works on (``abandoned``)."""
+        with self._free:
+            if abandoned:
+                self.abandoned += 1
+            else:
+                self._busy = False
+            self._free.notify_all()
 
     def answer(self, request: Request) -> Reply:
         if request.method == "GET" and request.path.rstrip("/").endswith("/models"):
@@ -264,7 +331,16 @@ def _handler_for(stub: StubServer) -> type[BaseHTTPRequestHandler]:
                 body = raw.decode(errors="replace")
             request = Request(method, self.path, dict(self.headers.items()), body)
             stub.requests.append(request)
+            if stub.one_at_a_time and not stub.take_turn(request, self._client_gone):
+                return  # its client gave up while it waited behind another request
             reply = stub.answer(request)
+            if reply.slow:  # worked on until the client gives up (one at a time: and on after that)
+                while not (self._client_gone() or stub._stopping.wait(0.02)):
+                    pass
+            if stub.one_at_a_time and method == "POST":
+                stub.end_turn(abandoned=reply.slow)
+            if reply.slow:
+                return
             if reply.hang:
                 stub._stopping.wait(120)
                 return
@@ -276,6 +352,14 @@ def _handler_for(stub: StubServer) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Length", str(len(reply.body)))
             self.end_headers()
             self.wfile.write(reply.body)
+
+        def _client_gone(self) -> bool:
+            """Has the client closed the connection (it gave up waiting)?"""
+            try:
+                readable, _, _ = select.select([self.connection], [], [], 0)
+                return bool(readable) and self.connection.recv(1, socket.MSG_PEEK) == b""
+            except OSError:
+                return True
 
         def log_message(self, *args: object) -> None:
             pass

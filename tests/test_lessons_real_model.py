@@ -58,9 +58,11 @@ def answering_badly() -> stub.Behaviour:
     step naming a tool that does not exist, then 400 (context full) from its
     third call on, as a small server's context window fills up. The other runs
     get empty replies, prose, the echo and the unknown tool, round and round.
+    A JSON-schema response format is refused with a 500 (lesson 06's structured answer).
     """
     state = {"runs": 0, "calls": 0, "answered": 0}
 
+    @stub.refusing_response_format  # a structured answer refused, as llama-cpp-python refuses it
     def behaviour(request: stub.Request) -> stub.Reply:
         body = request.body if isinstance(request.body, dict) else {}
         if _starts_a_run(body):
@@ -85,6 +87,9 @@ def test_the_notebook_runs_to_its_end_on_a_bad_real_model(notebook: Path,
     with StubServer(answering_badly()) as server:
         ran = _execute_under(monkeypatch, notebook, f"openai-compatible:{server.url}:{MODEL}")
     assert_ran_to_its_end(ran, notebook, "on a model that answers badly")
+    if notebook.name.startswith("06"):  # the refused structured answer: said, and no verdict printed
+        said = _output_of(ran, "refused[:300]")
+        assert "no structured answer from this server" in said and "check:" not in said, said
 
 
 @pytest.mark.slow
@@ -107,10 +112,28 @@ def test_the_lesson_runs_to_its_end_when_the_server_is_down(notebook: Path,
         assert "could not talk to http://127.0.0.1:9/v1" in said and "scripted" in said
 
 
-def _execute_under(monkeypatch: pytest.MonkeyPatch, notebook: Path, setting: str):
+@pytest.mark.slow
+def test_lesson_08_says_the_model_was_too_slow_on_a_one_request_server(monkeypatch) -> None:
+    """Every call too slow for its time-out, on a server that keeps working on it: no "0% fewer"."""
+    notebook = ROOT / "notebooks" / "08_token_cost_and_context.ipynb"
+    with StubServer(stub.slow, one_at_a_time=True, finishing=False) as server:
+        ran = _execute_under(monkeypatch, notebook, f"openai-compatible-completions:{server.url}:{MODEL}",
+                             timeout="1")
+    assert_ran_to_its_end(ran, notebook, "on a model too slow for its time-out")
+    said = _output_of(ran, "with_summaries = ")
+    assert "No comparison" in said and "too slow" in said and "fewer" not in said, said
+
+
+def _output_of(ran, marker: str) -> str:
+    """The text output of the one code cell whose source holds ``marker``."""
+    cell, = [c for c in ran.cells if c.cell_type == "code" and marker in c.source]
+    return "".join(o.get("text", "") for o in cell.get("outputs", []))
+
+
+def _execute_under(monkeypatch: pytest.MonkeyPatch, notebook: Path, setting: str, timeout: str = "5"):
     monkeypatch.setenv("REACT_COURSE_MODEL", setting)
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    monkeypatch.setenv("REACT_COURSE_TIMEOUT", "5")
+    monkeypatch.setenv("REACT_COURSE_TIMEOUT", timeout)
     monkeypatch.setenv("REACT_COURSE_BACKOFF", "0.01")  # retries as a real run makes them, without the waits
     return _execute(notebook)
 

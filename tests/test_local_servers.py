@@ -5,8 +5,15 @@ time-out the native loop must honour, an assistant turn whose content must be
 a string, tools dropped unless ``tool_choice`` is sent, no ``/v1/responses``,
 a full context window reported as a 500, end-of-turn markers left in the
 text, and a model that writes the same unreadable reply again and again.
-The stubs are in ``stub_servers.py`` (127.0.0.1 only). No wall-clock
-thresholds: the time-outs are read from what the loops recorded.
+And what one small model on one laptop adds: a server that serves one
+request at a time and keeps working on a call its client gave up on (the
+next call waits for it to be free, or the run says why it stops), empty
+native replies (said to the model, a repeat when they recur), calls a chat
+template wrote as text (read as calls), a completions prompt that needs its
+``Thought:`` cue, a reply that starts a new question, and a refused response
+format. The stubs are in ``stub_servers.py`` (127.0.0.1 only). No wall-clock
+thresholds: the time-outs are read from what the loops recorded, and a slow
+reply is one the stub holds until the client gives up.
 """
 
 from __future__ import annotations
@@ -260,3 +267,137 @@ def test_stub_bodies_are_json() -> None:
     reply = stub.tool_call_reply(stub.Request("POST", "/v1/chat/completions", {}, {}, 3), "calculate", "{}")
     message = json.loads(reply.body)["choices"][0]["message"]
     assert message["content"] is None and message["tool_calls"][0]["id"] == "call_3"
+
+
+# ------------------------------------- one request at a time: time-outs that do not pile up
+
+
+def test_after_a_time_out_the_text_loop_waits_for_the_server_then_goes_on(monkeypatch) -> None:
+    monkeypatch.setenv("REACT_COURSE_TIMEOUT", "1")
+    with StubServer(stub.slow_first(stub.answering(["Thought: easy\nFinal Answer: 42"])),
+                    one_at_a_time=True) as server:
+        result = run_react(QUESTION, text_model(server), TOOLS, max_seconds=120)
+        seen = [(r.method, r.path.rsplit("/", 1)[-1]) for r in server.requests]
+    assert result.end_reason == "final_answer" and result.answer == "42"
+    assert "within 1 s" in result.steps[0].observation
+    # the model list waited for the abandoned work; the next call came only after it
+    assert seen == [("POST", "completions"), ("GET", "models"), ("POST", "completions")]
+
+
+def test_after_a_time_out_the_native_loop_waits_for_the_server_then_goes_on(monkeypatch) -> None:
+    monkeypatch.setenv("REACT_COURSE_TIMEOUT", "1")
+    tools = stub.calling_tools("calculate", SIX_BY_SEVEN, "42")
+    with StubServer(stub.slow_first(tools), one_at_a_time=True) as server:
+        result = run_native(client(server), TOOLS, QUESTION, model=MODEL, max_seconds=120)
+        seen = [r.method for r in server.requests]
+    assert result.end_reason == "final_answer" and result.answer == "42"
+    assert seen == ["POST", "GET", "POST", "POST"]
+
+
+@pytest.mark.parametrize("loop", ["text", "native"])
+def test_a_server_still_busy_after_a_time_out_ends_the_run_saying_why(monkeypatch, loop: str) -> None:
+    monkeypatch.setenv("REACT_COURSE_TIMEOUT", "1")
+    behaviour = stub.slow_first(stub.calling_tools("calculate", SIX_BY_SEVEN, "42"), 99)
+    with StubServer(behaviour, one_at_a_time=True, finishing=False) as server:
+        if loop == "text":
+            result = run_react(QUESTION, text_model(server), TOOLS, max_seconds=120)
+        else:
+            result = run_native(client(server), TOOLS, QUESTION, model=MODEL, max_seconds=120)
+        posts = len(server.calls)
+    assert result.end_reason == "error" and posts == 1  # no second request queued behind the first
+    said = result.steps[-1].observation
+    assert "still working on the call this run gave up on" in said and "REACT_COURSE_TIMEOUT" in said
+    assert "asking again cannot help" in result.detail
+
+
+def test_without_the_wait_a_retry_queues_behind_the_abandoned_request(monkeypatch) -> None:
+    """What the stub reproduces: a plain retry on a one-request server times out too."""
+    with StubServer(stub.slow_first(stub.answering(["Final Answer: 42"])), one_at_a_time=True) as server:
+        quick = openai.OpenAI(base_url=server.url, api_key=KEY, max_retries=0, timeout=0.5)
+        for _ in range(2):
+            with pytest.raises(openai.APITimeoutError):
+                quick.completions.create(model=MODEL, prompt="Question: q")
+
+
+# --------------------------------------------------------------- empty native replies
+
+
+def test_an_empty_native_reply_is_said_to_the_model_and_its_repeats_end_the_run() -> None:
+    with StubServer(stub.answering([""])) as server:
+        result = run_native(client(server), TOOLS, QUESTION, model=MODEL, max_steps=8)
+        bodies = chat_bodies(server)
+    assert result.end_reason == "repeating" and len(result.steps) == 4
+    assert [s.error for s in result.steps] == ["parse_error"] * 4
+    assert "Your reply was empty" in result.steps[0].observation
+    assert "same as your reply in step 1" in result.steps[1].observation
+    told = bodies[1]["messages"][-1]
+    assert told["role"] == "user" and "Your reply was empty" in told["content"]
+    assert bodies[0]["messages"] != bodies[1]["messages"]  # never the same request again
+
+
+def test_an_empty_native_reply_then_a_good_one_goes_on() -> None:
+    replies = iter(["", None])
+
+    def behaviour(request: stub.Request) -> stub.Reply:
+        if next(replies, None) == "":
+            return stub.model_reply(request, "")
+        return stub.calling_tools("calculate", SIX_BY_SEVEN, "42")(request)
+
+    with StubServer(behaviour) as server:
+        result = run_native(client(server), TOOLS, QUESTION, model=MODEL)
+    assert result.end_reason == "final_answer" and result.answer == "42"
+
+
+# ----------------------------------------------------- calls a chat template wrote as text
+
+
+def test_a_text_form_call_is_run_as_a_call_not_taken_as_the_answer() -> None:
+    def behaviour(request: stub.Request) -> stub.Reply:
+        messages = request.body["messages"]
+        if any(m.get("role") == "tool" for m in messages):
+            return stub.model_reply(request, "6 times 7 is 42.")
+        return stub.model_reply(request, f"functions.calculate:\n{SIX_BY_SEVEN}")
+
+    with StubServer(behaviour) as server:
+        result = run_native(client(server), TOOLS, QUESTION, model=MODEL)
+        second = chat_bodies(server)[1]["messages"]
+    assert result.end_reason == "final_answer" and result.answer == "6 times 7 is 42."
+    assert result.steps[0].calls[0].name == "calculate" and result.steps[0].observations[0].text == "42"
+    sent_back = second[-2]  # the call goes back in the API's shape, linked to its result
+    assert sent_back["tool_calls"][0]["function"]["name"] == "calculate"
+    assert second[-1] == {"role": "tool", "tool_call_id": sent_back["tool_calls"][0]["id"], "content": "42"}
+
+
+def test_a_text_form_call_to_an_unknown_tool_is_answered_as_one() -> None:
+    """Lesson 07's ``functions.today:`` where no such tool exists: an observation, not the answer."""
+    with StubServer(stub.answering(["functions.today:", "I cannot tell."])) as server:
+        result = run_native(client(server), TOOLS, QUESTION, model=MODEL)
+    assert result.steps[0].answer is None and result.steps[0].observations[0].error == "unknown_tool"
+    assert result.answer == "I cannot tell."
+
+
+# ------------------------------------------------ the completions prompt and a new question
+
+
+def test_the_completions_prompt_ends_with_the_cue_and_a_new_question_is_cut() -> None:
+    replies = [" I know this one.\nFinal Answer: 42\nNow the real question.\nQuestion: What is 2+2?"]
+    with StubServer(stub.answering(replies)) as server:
+        result = run_react(QUESTION, text_model(server, completions=True), TOOLS)
+        prompt = server.calls[0].body["prompt"]
+    assert prompt.endswith(f"Question: {QUESTION}\nThought:")
+    assert result.answer == "42" and result.steps[0].thought == "I know this one."
+    assert result.steps[0].cut.startswith("Now the real question.")
+
+
+# ------------------------------------------------------------ a refused response format
+
+
+def test_a_refused_response_format_ends_the_run_as_an_error_that_says_so() -> None:
+    """Lesson 06's structured answer on llama-cpp-python: the server's 500, as the run's ending."""
+    behaviour = stub.refusing_response_format(stub.calling_tools("calculate", SIX_BY_SEVEN, "42"))
+    options = {"response_format": {"type": "json_schema", "json_schema": {"name": "a", "schema": {}}}}
+    with StubServer(behaviour) as server:
+        result = run_native(client(server), TOOLS, QUESTION, model=MODEL, request_options=options)
+        plain = run_native(client(server), TOOLS, QUESTION, model=MODEL)
+    assert result.end_reason == "error" and "500" in result.detail and "grammar" in result.detail
+    assert plain.end_reason == "final_answer"

@@ -221,8 +221,17 @@ def test_long_observations_are_truncated_with_a_marker() -> None:
 def test_non_text_and_empty_replies() -> None:
     result = run_react("q", ScriptedModel(["", final("ok")]), default_tools())
     assert result.steps[0].error == "parse_error" and result.answer == "ok"
-    result = run_react("q", lambda prompt, stop: 42, default_tools(), max_steps=2)
-    assert result.end_reason == "error" and "returned int" in result.answer
+    with pytest.raises(TypeError, match="returned int, not text"):  # the callable is the program's
+        run_react("q", lambda prompt, stop: 42, default_tools(), max_steps=2)
+
+
+@pytest.mark.parametrize("bug", [NameError("name 'reply' is not defined"), TypeError("bad call")])
+def test_a_bug_inside_the_model_callable_raises_from_run_react(bug: Exception) -> None:
+    def model(prompt: str, stop: object = None) -> str:
+        raise bug
+
+    with pytest.raises(type(bug), match=str(bug).split()[0]):
+        run_react("q", model, default_tools())
 
 
 def test_exhausted_script_ends_with_error_not_an_exception() -> None:

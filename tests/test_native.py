@@ -274,6 +274,18 @@ def test_a_refused_parameter_is_dropped_and_remembered():
     assert result.answer == "Hi." and "temperature" in sent[0] and "temperature" not in sent[1]
 
 
+def test_a_bug_inside_the_model_client_raises_from_run_native():
+    class Buggy:
+        def create(self, **request):
+            return reply_text  # noqa: F821 - the bug under test: a name never defined
+
+    class Client:
+        chat = type("Chat", (), {"completions": Buggy()})()
+
+    with pytest.raises(NameError, match="reply_text"):
+        run_native(Client(), default_tools(TODAY), "Hi?", model="m")
+
+
 # ------------------------------------------------------------------- schemas
 
 
@@ -420,3 +432,14 @@ def test_a_slow_tool_is_stopped_at_its_time_limit():
     with serve(model) as url:
         result = run_native(client_for(url), [slow], "Go.", model="m", tool_timeout=0.2)
     assert result.steps[0].observations[0].error == "tool_timeout" and result.answer == "gave up"
+
+
+@pytest.mark.parametrize("protocol", ["chat", "responses"])
+def test_an_empty_reply_is_told_to_the_model_and_not_resent_unchanged(protocol):
+    model = ScriptedChatModel([ChatTurn(""), ChatTurn("It is Tuesday.")])
+    with serve(model) as url:
+        result = run_native(client_for(url), default_tools(TODAY), "Day?", model="m", protocol=protocol)
+    assert result.end_reason == "final_answer" and result.answer == "It is Tuesday."
+    assert result.steps[0].error == "parse_error" and "Your reply was empty" in result.steps[0].observation
+    told = model.requests[1].messages[-1]
+    assert told["role"] == "user" and "Your reply was empty" in told["content"]

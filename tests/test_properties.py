@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from react_course import END_REASONS, default_tools, run_react
+from react_course import END_REASONS, ModelError, default_tools, run_react
 
 ACTION = "Thought: t\nAction: {tool}\nAction Input: {arg}"
 
@@ -22,8 +22,8 @@ behaviours = st.one_of(
                      "Final Answer: invented")),
     st.just(("text", "Final Answer: 42")),
     st.just(("text", "Action: calculate\nAction Input: 9**9**9**9")),
-    st.sampled_from([RuntimeError, TimeoutError, ConnectionError, ValueError]).map(
-        lambda kind: ("raise", kind)),
+    # Failures of the model or its server; a bug in the callable raises instead (test_loop).
+    st.sampled_from([TimeoutError, ConnectionError, ModelError]).map(lambda kind: ("raise", kind)),
     st.just(("none", None)),
 )
 

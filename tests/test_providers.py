@@ -195,7 +195,7 @@ def test_completion_mode_sends_the_text_prompt_to_the_completions_endpoint() -> 
     assert isinstance(model, OpenAICompletionModel)
     assert [c.path for c in server.calls] == ["/v1/completions"] * 2
     first = server.calls[0].body
-    assert "messages" not in first and first["prompt"].endswith(f"Question: {WORKED_EXAMPLES[4]}")
+    assert "messages" not in first and first["prompt"].endswith(f"Question: {WORKED_EXAMPLES[4]}\nThought:")
     assert first["stop"][0] == "\nObservation" and first["max_tokens"] == 400
     assert result.end_reason == "final_answer" and result.answer == "4"
     assert result.steps[0].observation == "A notebook costs 4."  # the invented one was cut
