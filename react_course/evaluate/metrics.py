@@ -5,8 +5,10 @@ the ``RunResult`` and whether it succeeded), from ``runner.run_eval`` or read
 back from a log. Each metric is a small function, so a lesson can compute
 one by hand and compare:
 
-- success (pass@1: the share of runs that succeed), pass^k (the share of
-  tasks whose k repeats *all* succeed) beside pass@k (at least one does);
+- success (pass@1: the share of runs that succeed), pass^k (the chance that
+  k runs of a task *all* succeed) beside pass@k (that at least one does),
+  both estimated as their authors published them from c successes in n runs
+  of each task and averaged over the tasks;
 - steps: mean and 95th percentile (nearest rank, a real run's count, not a mean);
 - the share of runs that ended at the step limit (never counted as successes);
 - tool error rate per tool; repeat-action rate *per run* (then averaged);
@@ -71,16 +73,51 @@ def by_task(runs: list[EvalRun]) -> dict[str, list[EvalRun]]:
     return dict(grouped)
 
 
+def pass_hat_k_of(c: int, n: int, k: int) -> float:
+    """pass^k of one task from c successes in n runs: C(c, k) / C(n, k) (tau-bench, arXiv 2406.12045).
+
+    The chance that k runs drawn without replacement from the n all succeeded:
+    an unbiased estimate of p**k, for every k from 1 to n.
+
+    >>> pass_hat_k_of(2, 3, 1), pass_hat_k_of(2, 3, 2), pass_hat_k_of(2, 3, 3)
+    (0.666..., 0.333..., 0.0)
+    """
+    _check_counts(c, n, k)
+    return math.comb(c, k) / math.comb(n, k)
+
+
+def pass_at_k_of(c: int, n: int, k: int) -> float:
+    """pass@k of one task: 1 - C(n - c, k) / C(n, k) (Chen et al. 2021, arXiv 2107.03374).
+
+    The chance that at least one of k runs drawn from the n succeeded.
+
+    >>> pass_at_k_of(1, 3, 1), pass_at_k_of(1, 3, 2), pass_at_k_of(0, 3, 3)
+    (0.333..., 0.666..., 0.0)
+    """
+    _check_counts(c, n, k)
+    return 1 - math.comb(n - c, k) / math.comb(n, k)
+
+
+def _check_counts(c: int, n: int, k: int) -> None:
+    if not 0 <= c <= n:
+        raise ValueError(f"successes c={c} must be between 0 and the runs n={n}")
+    if not 1 <= k <= n:
+        raise ValueError(f"k={k} must be between 1 and the runs n={n}: C(n, k) is 0 for k > n")
+
+
+def outcomes(runs: list[EvalRun]) -> dict[str, tuple[int, int]]:
+    """(successes, runs) of each task."""
+    return {tid: (sum(r.success for r in group), len(group)) for tid, group in by_task(runs).items()}
+
+
 def pass_hat_k(runs: list[EvalRun], k: int) -> float:
-    """The share of tasks whose first k repeats all succeed (tasks with fewer repeats: skipped)."""
-    groups = [g[:k] for g in by_task(runs).values() if len(g) >= k]
-    return mean([float(all(r.success for r in g)) for g in groups])
+    """pass^k averaged over the tasks; tasks with fewer than k runs have no estimate and are left out."""
+    return mean([pass_hat_k_of(c, n, k) for c, n in outcomes(runs).values() if n >= k])
 
 
 def pass_at_k(runs: list[EvalRun], k: int) -> float:
-    """The share of tasks where at least one of the first k repeats succeeds."""
-    groups = [g[:k] for g in by_task(runs).values() if len(g) >= k]
-    return mean([float(any(r.success for r in g)) for g in groups])
+    """pass@k averaged over the tasks; tasks with fewer than k runs are left out."""
+    return mean([pass_at_k_of(c, n, k) for c, n in outcomes(runs).values() if n >= k])
 
 
 def argument_text(arguments: str | dict[str, Any]) -> str:

@@ -2,7 +2,8 @@
 
 Each has hand cases for the mistakes people make (the 95th percentile as a
 mean, step-limit runs counted as successes, the repeat rate over all actions
-instead of per run, pass^k computed as pass@k), then a seeded comparison with
+instead of per run, pass^k computed as pass@k or as "the first k runs all
+succeed"), then a seeded comparison with
 the answer key (``keys.py``) on generated inputs.
 """
 
@@ -237,25 +238,29 @@ def repeat_rate_cases(repeat_rate: Callable):
 
 def _outcomes(rng: random.Random) -> tuple:
     tasks = {
-        f"t{i}": [rng.random() < 0.7 for _ in range(rng.randint(0, 5))] for i in range(rng.randint(0, 5))
+        f"t{i}": [rng.random() < 0.7 for _ in range(rng.randint(0, 6))] for i in range(rng.randint(0, 5))
     }
-    return tasks, rng.randint(1, 4)
+    return tasks, rng.randint(1, 5)
 
 
 @exercise(
     "09.pass_hat_k",
-    "pass^k: every one of k runs succeeds",
+    "pass^k as tau-bench estimates it: C(c, k) / C(n, k) per task, then the mean",
     hints=(
-        "For each task, look at its first k outcomes only; the task counts when all of them are True.",
-        "Leave out tasks with fewer than k runs; divide by the tasks that are left.",
+        "For a task with n runs, c of them successes: math.comb(c, k) / math.comb(n, k). "
+        "The order of the runs plays no part.",
+        "Compute that share for each task with at least k runs, then take the mean of the shares; "
+        "no such task gives 0.0.",
     ),
     rules={
-        "whose first k runs all succeeded": (
-            "one failure in three",
-            "pass^1 is the first run",
-            "only the first k count",
+        "Use C(c, k) / C(n, k) for each task": (
+            "the order of the runs does not matter",
+            "two successes in three, k = 2",
+            "pass^1 is each task's success rate",
             "the answer key on generated outcomes",
         ),
+        "then the mean over the tasks": ("tasks of different sizes",),
+        "This is pass^k, not pass@k": ("one failure in three",),
         "tasks with fewer than k runs are left out": ("a task with too few runs",),
         "0.0 when no task has k runs": ("no task has k runs",),
     },
@@ -272,25 +277,41 @@ def pass_hat_k_cases(pass_hat_k: Callable):
         )
 
     yield case(
+        "the order of the runs does not matter",
+        {"a": [False, True, True]},
+        2,
+        "C(2, 2) / C(3, 2) = 1/3: of the three pairs of runs, one is two successes. "
+        "The first two runs are not special.",
+    )
+    yield case(
+        "two successes in three, k = 2",
+        {"a": [True, True, False]},
+        2,
+        "C(2, 2) / C(3, 2) = 1/3, not (2/3)^2 = 4/9: the k runs are drawn from the n without replacement.",
+    )
+    yield case(
+        "pass^1 is each task's success rate",
+        {"a": [False, True], "b": [True, True, False, True]},
+        1,
+        "C(c, 1) / C(n, 1) = c/n: a 1/2, b 3/4, mean 0.625.",
+    )
+    yield case(
+        "tasks of different sizes",
+        {"a": [True, True], "b": [False, False, False, True]},
+        2,
+        "Per task: a 1, b 0; their mean is 0.5. Pooling the six runs gives C(3, 2) / C(6, 2) = 0.2.",
+    )
+    yield case(
         "one failure in three",
         {"a": [True, False, True], "b": [True, True, True]},
         3,
-        "Task a failed once in three: it does not pass^3 (pass@3 would count it).",
-    )
-    yield case(
-        "pass^1 is the first run",
-        {"a": [False, True], "b": [True, False]},
-        1,
-        "With k = 1 only the first run of each task counts.",
-    )
-    yield case(
-        "only the first k count", {"a": [True, True, False]}, 2, "The third run is not one of the first 2."
+        "Task a failed once in three: its pass^3 is 0 (its pass@3 would be 1).",
     )
     yield case(
         "a task with too few runs",
         {"a": [True], "b": [True, True]},
         2,
-        "Task a has 1 run, fewer than k = 2: leave it out.",
+        "Task a has 1 run, fewer than k = 2: C(1, 2) is 0, there is no estimate, leave it out.",
     )
     yield case("no task has k runs", {"a": [True]}, 3, "No task has 3 runs: 0.0.")
     yield against_key(
