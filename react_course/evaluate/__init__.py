@@ -11,16 +11,16 @@ on its own: ``from react_course.evaluate.structured import run_structured``).
 
 from .compare import Difference, bootstrap, compare, seed_interval, tasks_needed
 from .metrics import (
-                      EvalRun,
-                      Metrics,
-                      metrics,
-                      pass_at_k,
-                      pass_at_k_of,
-                      pass_hat_k,
-                      pass_hat_k_of,
-                      percentile,
-                      repeat_rate,
-                      table,
+    EvalRun,
+    Metrics,
+    metrics,
+    pass_at_k,
+    pass_at_k_of,
+    pass_hat_k,
+    pass_hat_k_of,
+    percentile,
+    repeat_rate,
+    table,
 )
 from .runner import ASKS, DEFAULT, Config, RateLimited, TokenBucket, run_eval, run_task, simulated
 from .score import asks_user, normalise, number_matches, run_succeeded, says_no_answer, score
