@@ -15,6 +15,7 @@ from react_course.evaluate import (
     FAMILIES,
     PERFECT,
     TYPICAL,
+    Config,
     Knobs,
     SimulatedModel,
     TokenBucket,
@@ -28,6 +29,7 @@ from react_course.evaluate import (
     run_eval,
     run_succeeded,
     score,
+    simulated,
     table,
     task_tools,
 )
@@ -114,13 +116,59 @@ def test_each_failure_knob_shows_up_in_the_runs(knob: str, error: str) -> None:
     assert errors[error] > 0
 
 
-def test_endless_thinking_hits_the_step_limit_unless_the_example_asks() -> None:
+def test_endless_thinking_hits_the_step_limit_unless_the_prompt_permits_the_ending() -> None:
     stuck = Knobs(endless_thinking=1.0)
     asks = [t for t in TASKS if t.kind == "ask_user"]
     runs = run_eval(DEFAULT, asks, model_for=lambda r: SimulatedModel(asks, stuck, r))
     assert {r.result.end_reason for r in runs} == {"step_limit"}
-    fixed = run_eval(ASKS, asks, model_for=lambda r: SimulatedModel(asks, stuck, r))
+    fixed = run_eval(ASKS, asks, model_for=lambda r: SimulatedModel(asks, stuck, r, permits=ASKS.permits))
     assert all(r.success for r in fixed)
+    assert all(r.success for r in run_eval(ASKS, asks, model_for=simulated(asks, stuck, ASKS.permits)))
+
+
+def outcomes_of(config: Config, tasks=TASKS) -> list[tuple[str, int, bool]]:
+    return [(r.task.id, r.repeat, r.success) for r in run_eval(config, tasks, repeats=2)]
+
+
+REWORDED = """\
+Question: Where is my package?
+Thought: Nothing here names the order, so I cannot look it up. I ask for it.
+Final Answer: Could you tell me the order number, please?
+
+Question: What is the population of Atlantis?
+Thought: I search first.
+Action: search
+Action Input: Atlantis
+Observation: No page matches 'Atlantis'.
+Thought: There is nothing on it in the data.
+Final Answer: I could not find Atlantis in the encyclopedia, so I cannot answer."""
+
+
+def test_rewording_the_fix_keeps_its_effect_and_its_words_alone_have_none() -> None:
+    asks = outcomes_of(ASKS)
+    reworded = Config("reworded", example=ASKS.example.split("\n\n")[0] + "\n\n" + REWORDED,
+                      permits=ASKS.permits)
+    assert outcomes_of(reworded) == [(t, r, ok) for t, r, ok in asks]
+    words_only = Config("words only", example=ASKS.example)  # the same text, declaring nothing
+    assert outcomes_of(words_only) == outcomes_of(DEFAULT)
+
+
+def test_a_fix_that_should_not_help_does_not() -> None:
+    default = outcomes_of(DEFAULT)
+    # an example whose answer is a question, about arithmetic: the old rule (a "?" in an example's
+    # final answer) took it for permission to ask
+    quiz = Config("quiz", example=ASKS.example.split("\n\n")[0] + "\n\nQuestion: What is 2 + 2?\n"
+                  "Thought: I know this.\nFinal Answer: 4. Did you mean something harder?")
+    assert outcomes_of(quiz) == default
+    # a long example that permits nothing costs attention: no better anywhere, worse somewhere
+    padded = Config("padded", example=ASKS.example.split("\n\n")[0] + "\n\n" + "Note: be careful. " * 900)
+    longer = outcomes_of(padded)
+    assert sum(ok for *_, ok in longer) < sum(ok for *_, ok in default)
+
+
+def test_a_prompt_can_permit_only_the_endings_the_simulator_knows() -> None:
+    with pytest.raises(ValueError, match="can permit only"):
+        SimulatedModel(TASKS, permits={"anything"})
 
 
 # ------------------------------------------------------------------- metrics
