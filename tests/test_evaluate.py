@@ -198,6 +198,17 @@ def test_repeat_rate_is_per_run() -> None:
     assert metrics([stuck, fine]).repeat_rate == pytest.approx(0.375)
 
 
+def test_a_run_repeating_one_unreadable_reply_is_counted_as_repeating() -> None:
+    unreadable = [Step(n, text="I will search for it now.", error="parse_error") for n in (1, 2, 3, 4)]
+    stuck = EvalRun(Task("a", "f", "train", "text", "q?", "x"), 0, "c",
+                    RunResult("q?", "", "repeating", unreadable), False)
+    pondering = [Step(n, text=f"Thought {n}", error="parse_error") for n in (1, 2, 3)]
+    thinking = EvalRun(stuck.task, 1, "c", RunResult("q?", "", "step_limit", pondering), False)
+    assert repeat_rate(stuck.result) == 0.75 and repeat_rate(thinking.result) == 0.0
+    assert metrics([stuck, thinking]).repeat_rate == pytest.approx(0.375)
+    assert "| repeat rate (calls and unreadable replies) | 37.5% |" in table([metrics([stuck, thinking])])
+
+
 def test_calls_after_the_answer_was_in_an_observation() -> None:
     t = next(t for t in TASKS if t.id == "comparison-01")
     model = SimulatedModel([t], Knobs(extra_call=1.0))

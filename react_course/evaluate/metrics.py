@@ -11,7 +11,9 @@ one by hand and compare:
   of each task and averaged over the tasks;
 - steps: mean and 95th percentile (nearest rank, a real run's count, not a mean);
 - the share of runs that ended at the step limit (never counted as successes);
-- tool error rate per tool; repeat-action rate *per run* (then averaged);
+- tool error rate per tool; the repeat rate *per run* (then averaged), of
+  calls and of unreadable replies alike (a run stuck on one unreadable reply
+  makes no call, and must not read 0);
 - tool-call accuracy: the share of a task's expected calls that the run made;
 - calls made after the answer was already in an observation;
 - latency, tokens and money per task and per solved task.
@@ -136,15 +138,31 @@ def actions(result: RunResult) -> list[tuple[str, str]]:
     return [(c.name, argument_text(c.arguments)) for c in result.tool_calls]
 
 
-def repeat_rate(result: RunResult) -> float:
-    """Of one run's calls, the share that repeat an earlier call exactly.
+def moves(result: RunResult) -> list[tuple[str, str]]:
+    """What the run did at each step, as comparable items: each tool call, and each unreadable reply.
 
-    The metric is the mean of this over the runs that made a call: one stuck
+    A reply the parser could not read is an item too (its text), so that a run
+    stuck writing the same unreadable reply is seen repeating, though it made
+    no call.
+    """
+    found: list[tuple[str, str]] = []
+    for step in result.steps:
+        if step.calls:
+            found += [(c.name, argument_text(c.arguments)) for c in step.calls]
+        elif step.error == "parse_error":
+            found.append(("(unreadable reply)", step.text.strip()))
+    return found
+
+
+def repeat_rate(result: RunResult) -> float:
+    """Of one run's moves (calls and unreadable replies), the share that repeat an earlier one exactly.
+
+    The metric is the mean of this over the runs that made a move: one stuck
     run must not hide among many good ones, nor dominate them by its length.
     """
-    calls = actions(result)
-    repeats = sum(1 for i, call in enumerate(calls) if call in calls[:i])
-    return repeats / len(calls) if calls else 0.0
+    done = moves(result)
+    repeats = sum(1 for i, move in enumerate(done) if move in done[:i])
+    return repeats / len(done) if done else 0.0
 
 
 def call_accuracy(run: EvalRun) -> float | None:
@@ -246,7 +264,7 @@ def metrics(runs: list[EvalRun], config: str = "", price: Any = None) -> Metrics
         success=mean([float(r.success) for r in runs]), pass_hat_k=pass_hat_k(runs, k),
         pass_at_k=pass_at_k(runs, k), k=k, mean_steps=mean(steps), p95_steps=percentile(steps, 95),
         step_limit_share=mean([float(r.result.end_reason == "step_limit") for r in runs]),
-        repeat_rate=mean([repeat_rate(r.result) for r in runs if r.result.tool_calls]),
+        repeat_rate=mean([repeat_rate(r.result) for r in runs if moves(r.result)]),
         call_accuracy=mean(accuracy),
         calls_after_answer=mean([calls_after_answer(r) for r in runs]),
         tool_errors=tool_error_rates(runs),
@@ -261,10 +279,11 @@ def metrics(runs: list[EvalRun], config: str = "", price: Any = None) -> Metrics
 ROWS = (("success (pass@1)", "success", "{:.0%}"), ("pass^k", "pass_hat_k", "{:.0%}"),
         ("pass@k", "pass_at_k", "{:.0%}"), ("mean steps", "mean_steps", "{:.2f}"),
         ("p95 steps", "p95_steps", "{:g}"), ("step-limit share", "step_limit_share", "{:.0%}"),
-        ("repeat rate (per run)", "repeat_rate", "{:.1%}"), ("tool-call accuracy", "call_accuracy", "{:.0%}"),
+        ("repeat rate (calls and unreadable replies)", "repeat_rate", "{:.1%}"),
+        ("tool-call accuracy", "call_accuracy", "{:.0%}"),
         ("calls after answer known", "calls_after_answer", "{:.2f}"),
-        ("tokens per task", "tokens_per_task", "{:,.0f}"), ("tokens per solved task", "tokens_per_solved",
-                                                            "{:,.0f}"))
+        ("tokens per task", "tokens_per_task", "{:,.0f}"),
+        ("tokens per solved task", "tokens_per_solved", "{:,.0f}"))
 
 
 def table(results: list[Metrics], latency: bool = False, errors: bool = True) -> str:
