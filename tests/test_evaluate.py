@@ -22,6 +22,7 @@ from react_course.evaluate import (
     compare,
     load_tasks,
     metrics,
+    number_matches,
     pass_at_k,
     pass_hat_k,
     percentile,
@@ -74,6 +75,14 @@ def test_a_bare_number_is_not_an_answer_with_a_unit() -> None:
     assert not score("330", taller)
     assert score("330 m taller", taller) and score("It is 0.33 km taller.", taller)
     assert not score("330 feet", taller) and not score("333 m", taller)
+
+
+def test_the_library_scorer_reads_whole_unit_words_and_never_rounds() -> None:
+    # where it agrees with exercise 9.5; where it differs (units convert, plurals and spellings of
+    # one unit, a unitless gold takes a bare number) the solutions' summary says so
+    for answer in ("330 mm", "330 miles", "330 ms", "It is 330.4 m"):
+        assert not number_matches(answer, 330, "m"), answer
+    assert number_matches("12 coins", 12, "coin") and number_matches("0.33 km", 330, "m")
 
 
 def test_text_numbers_no_answer_and_asking() -> None:
