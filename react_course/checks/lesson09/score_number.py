@@ -17,8 +17,9 @@ from . import keys
 from .common import against_key
 
 UNITS = ("m", "km", "coins", "years", "INR")
-# Words that begin with a unit, hold one, or are its plural: the traps of the whole-word rule.
-NEAR = ("mm", "miles", "ms", "cm", "coin", "year", "kms")
+# Words that begin with a unit, hold one, or are its plural, with the unit they could be taken for:
+# the traps of the whole-word rule.
+NEAR = {"mm": "m", "miles": "m", "ms": "m", "cm": "m", "kms": "km", "coins": "coin", "years": "year"}
 
 
 def _sentence(rng: random.Random) -> tuple:
@@ -32,6 +33,8 @@ def _sentence(rng: random.Random) -> tuple:
         )
         numbers.append((value, unit or rng.choice(UNITS)))
     value, unit = rng.choice(numbers) if rng.random() < 0.7 else (rng.randint(0, 999), rng.choice(UNITS))
+    if unit in NEAR and rng.random() < 0.5:  # the gold is the unit the answer's word only looks like
+        unit = NEAR[unit]
     if rng.random() < 0.2 and value != int(value):  # a gold near a stated decimal: rounding must not pass
         value = float(round(value))
     return ", ".join(pieces).strip() + ".", float(value), unit
