@@ -142,8 +142,10 @@ class SimulatedModel(_RecordingModel):
     def _next(self, task: Task, done: list, must_answer: bool, scale: float) -> str:
         knobs, step = self.knobs, len(done) + 1
         rolls = random.Random(f"{self.seed}|{task.id}|{step}").random
-        def roll() -> float:
+
+        def roll() -> float:  # a long prompt (scale > 1) makes every slip likelier by the same factor
             return rolls() / scale
+
         actions = [p for p, _ in done if isinstance(p, Action)]
         made = {(a.tool, a.input) for a in actions}
         todo = [c for c in task.calls if c not in made]
