@@ -141,10 +141,11 @@ def lesson_for(result: RunResult) -> Lesson | None:
     """The lesson a failed run's trace supports; None when the run ended with an answer.
 
     The first rule that matches the trace writes the lesson: a tool that does
-    not exist; thinking without acting for the run's last steps until the step
-    limit (each thought with no action is also a reply the parser cannot read,
-    so this rule comes before that one); replies the parser could not read;
-    calls repeated; else the end reason itself.
+    not exist; thinking without acting (no call at all) until the step limit
+    (each thought with no action is also a reply the parser cannot read, so
+    this rule comes before that one); replies the parser could not read; calls
+    repeated; else the end reason itself. These are exercise 12.reflection's
+    rules: a run that made a call and then only thought gets the format lesson.
     """
     if result.end_reason == "final_answer":
         return None
@@ -154,9 +155,9 @@ def lesson_for(result: RunResult) -> Lesson | None:
     if unknown:
         return Lesson(f"The tool {', '.join(unknown)} does not exist. Use only the tools the prompt lists, "
                       "spelt exactly as listed.")
-    if result.end_reason == "step_limit" and _stopped_acting(result):
-        return Lesson("You thought for step after step without acting, and ran out of steps. If no tool "
-                      "can answer, end at once with a final answer that says so, or that asks the user, "
+    if result.end_reason == "step_limit" and not result.tool_calls:
+        return Lesson("You thought for every step without acting, and ran out of steps. If no tool can "
+                      "answer, end at once with a final answer that says so, or that asks the user, "
                       "such as:\n"
                       "Final Answer: Which order do you mean? Please give me its number.",
                       permits=frozenset({"ask_user", "no_answer"}))
@@ -168,12 +169,6 @@ def lesson_for(result: RunResult) -> Lesson | None:
                       "above: read it.")
     return Lesson(f"The last attempt ended without an answer ({result.end_reason}). Take a different path "
                   "this time.")
-
-
-def _stopped_acting(result: RunResult, last: int = 3) -> bool:
-    """Did the run's last steps (up to ``last``, the forced one aside) all go by without a call?"""
-    tail = [s for s in result.steps if not s.forced][-last:]
-    return bool(tail) and not any(s.calls for s in tail)
 
 
 def reflect(result: RunResult) -> str | None:

@@ -118,12 +118,12 @@ def test_a_planned_run_counts_its_planner_call_not_its_planned_steps():
     assert planned.render().splitlines()[-1] == "[ended: final_answer after 3 model calls]"
 
 
-def test_a_stall_after_some_calls_still_gets_the_lesson_that_permits_asking():
-    acted = step_with("search", None)
+def test_only_a_run_with_no_call_gets_the_lesson_that_permits_asking():
     ponder = [Step(n, observations=[Observation("", "unreadable", "parse_error")]) for n in range(2, 5)]
-    lesson = lesson_for(run("step_limit", acted, *ponder))
+    lesson = lesson_for(run("step_limit", *ponder))
     assert "Final Answer: Which order" in lesson.text and lesson.permits == {"ask_user", "no_answer"}
-    assert lesson_for(run("repeating", step_with("search", None))).permits == frozenset()
+    after_a_call = lesson_for(run("step_limit", step_with("search", None), *ponder))
+    assert "could not be read" in after_a_call.text and after_a_call.permits == frozenset()
 
 
 def test_reflection_helps_only_through_what_its_lesson_permits(monkeypatch):
