@@ -7,7 +7,10 @@ Each kind (``evaluate.structured.KINDS``: plain, plan, retry, reflect) runs ever
 bundled task (64) three times on the simulated model with its typical knobs, repeat
 r seeded r. Success, steps, tokens and model calls are exact and repeatable; the
 seconds are wall-clock on a shared machine. Per family, the plan's saving in model
-calls shows where the task's shape is known up front.
+calls shows where the task's shape is known up front. Each comparison is paired by
+task, with a 95% interval clustered by task and a two-stage bootstrap (tasks, then
+repeats). A reflection's lesson reaches the simulated model as the endings it
+declares it permits (``structure.Lesson.permits``), never as its words.
 """
 
 from __future__ import annotations
@@ -17,12 +20,13 @@ import json
 import time
 from pathlib import Path
 
-from react_course.evaluate import FAMILIES, compare, load_tasks, metrics, table
+from react_course.evaluate import FAMILIES, bootstrap, compare, load_tasks, metrics, table
 from react_course.evaluate.metrics import mean
 from react_course.evaluate.structured import KINDS, model_calls, run_structured
 
 ROOT = Path(__file__).resolve().parent.parent
 REPEATS = 3
+PAIRS = (("plain", "plan"), ("plain", "retry"), ("plain", "reflect"), ("retry", "reflect"))
 
 
 def measure() -> dict:
@@ -37,10 +41,13 @@ def measure() -> dict:
     return {"tasks": len(tasks), "repeats": REPEATS, "seconds": seconds,
             "table": table([metrics(found[k], k) for k in KINDS], errors=False),
             "model calls per task": calls, "model calls per task by family": by_family,
-            "plan vs plain": str(compare(found["plain"], found["plan"])),
-            "retry vs plain": str(compare(found["plain"], found["retry"])),
-            "reflect vs plain": str(compare(found["plain"], found["reflect"])),
-            "reflect vs retry": str(compare(found["retry"], found["reflect"]))}
+            **{f"{b} vs {a}": comparison(found[a], found[b]) for a, b in PAIRS}}
+
+
+def comparison(a: list, b: list) -> dict:
+    diff = compare(a, b)
+    return {"clustered by task": str(diff),
+            "bootstrap (tasks, then repeats)": [round(x, 4) for x in bootstrap(a, b)]}
 
 
 def main() -> None:

@@ -9,7 +9,7 @@ the plain loop on the same tasks (lesson 12, ``evaluate/structured.py``):
   observations to do what the plan could not (a call that needs an earlier
   result) and to answer. Cheaper when the task's shape is known up front;
   no help when a step's result decides the next step.
-- ``reflect`` and ``with_reflection`` (the Reflexion idea, Shinn et al.
+- ``reflect`` (``lesson_for``) and ``with_reflection`` (the Reflexion idea, Shinn et al.
   2023): after a run that the program can *see* failed (any end but a final
   answer), a pass over its trace writes a lesson in words; the next attempt
   reads it beside the prompt's example. A confident wrong answer is not seen,
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .execute import execute
@@ -59,6 +59,19 @@ def read_plan(text: str, limit: int = 6) -> list[tuple[str, str]]:
     return [(m.group(1), m.group(2)) for m in found if m][:limit]
 
 
+class PlannedRun(RunResult):
+    """A plan-and-execute run: its planned steps were not model calls, and the planner's call was one."""
+
+    @property
+    def model_calls(self) -> int:
+        return sum(1 for s in self.steps if not is_planned(s)) + 1
+
+
+def is_planned(step: Step) -> bool:
+    """Was this step run from the plan (no model call of its own)?"""
+    return bool(step.calls) and step.calls[0].id.startswith("plan_")
+
+
 def plan_and_execute(question: str, model: Callable[..., Any],
                      tools: ToolRegistry | dict[str, Callable], *, planner: Callable[..., Any] | None = None,
                      max_steps: int = 8, policy: Any = None, **options: Any) -> RunResult:
@@ -67,7 +80,9 @@ def plan_and_execute(question: str, model: Callable[..., Any],
     The plan's calls count against ``max_steps`` like the loop's own (the
     run takes at most ``max_steps`` tool steps in all), and the planner's
     tokens are added to the run's first step, since the record has a step
-    for each call and none for the plan itself.
+    for each call and none for the plan itself. The result is a
+    ``PlannedRun``, whose ``model_calls`` (and so the trace's last line)
+    counts the planner's call and the loop's, not the planned steps.
     """
     registry = as_registry(tools)
     prompt = PLAN_PROMPT.format(tools=", ".join(registry.names), question=question)
@@ -82,7 +97,7 @@ def plan_and_execute(question: str, model: Callable[..., Any],
     if steps:
         steps[0] = replace(steps[0], usage=steps[0].usage + Usage(count_tokens(prompt), count_tokens(reply)))
     detail = "; ".join(filter(None, [failed, rest.detail]))
-    return RunResult(question, rest.answer, rest.end_reason, steps, detail)
+    return PlannedRun(question, rest.answer, rest.end_reason, steps, detail)
 
 
 def _ask_planner(planner: Callable[..., Any], prompt: str) -> tuple[str, str]:
@@ -109,14 +124,28 @@ def _planned_step(number: int, tool: str, text: str, registry: ToolRegistry, bud
     return step
 
 
-def reflect(result: RunResult) -> str | None:
-    """A lesson in words from a run that did not end with an answer; None when it did.
+@dataclass(frozen=True)
+class Lesson:
+    """What ``reflect`` learnt from a failed run: the words, and the endings they permit.
+
+    ``permits`` declares what the words allow beyond a computed answer (the
+    evaluation's simulated model reads the declaration, never the words, so
+    that rewording a lesson cannot change its measured effect).
+    """
+
+    text: str
+    permits: frozenset[str] = frozenset()
+
+
+def lesson_for(result: RunResult) -> Lesson | None:
+    """The lesson a failed run's trace supports; None when the run ended with an answer.
 
     The first rule that matches the trace writes the lesson: a tool that does
-    not exist, thinking without acting until the step limit (each thought
-    with no action is also a reply the parser cannot read, so this rule comes
-    before that one), replies the parser could not read, calls repeated, or
-    else the end reason itself.
+    not exist; thinking without acting (no call at all) until the step limit
+    (each thought with no action is also a reply the parser cannot read, so
+    this rule comes before that one); replies the parser could not read; calls
+    repeated; else the end reason itself. These are exercise 12.reflection's
+    rules: a run that made a call and then only thought gets the format lesson.
     """
     if result.end_reason == "final_answer":
         return None
@@ -124,19 +153,28 @@ def reflect(result: RunResult) -> str | None:
     unknown = sorted({c.name for s in result.steps for c, o in zip(s.calls, s.observations, strict=False)
                       if o.error == "unknown_tool"})
     if unknown:
-        return (f"The tool {', '.join(unknown)} does not exist. Use only the tools the prompt lists, "
-                "spelt exactly as listed.")
+        return Lesson(f"The tool {', '.join(unknown)} does not exist. Use only the tools the prompt lists, "
+                      "spelt exactly as listed.")
     if result.end_reason == "step_limit" and not result.tool_calls:
-        return ("You thought for every step without acting, and ran out of steps. If no tool can answer, "
-                "end at once with a final answer that says so, or that asks the user, such as:\n"
-                "Final Answer: Which order do you mean? Please give me its number.")
+        return Lesson("You thought for every step without acting, and ran out of steps. If no tool can "
+                      "answer, end at once with a final answer that says so, or that asks the user, "
+                      "such as:\n"
+                      "Final Answer: Which order do you mean? Please give me its number.",
+                      permits=frozenset({"ask_user", "no_answer"}))
     if any(o.error == "parse_error" for o in errors):
-        return ("Some replies could not be read. Write each action as an Action: line and an "
-                "Action Input: line.")
+        return Lesson("Some replies could not be read. Write each action as an Action: line and an "
+                      "Action Input: line.")
     if result.end_reason == "repeating":
-        return ("You made the same call again and again. A call already made has its observation "
-                "above: read it.")
-    return f"The last attempt ended without an answer ({result.end_reason}). Take a different path this time."
+        return Lesson("You made the same call again and again. A call already made has its observation "
+                      "above: read it.")
+    return Lesson(f"The last attempt ended without an answer ({result.end_reason}). Take a different path "
+                  "this time.")
+
+
+def reflect(result: RunResult) -> str | None:
+    """The words of ``lesson_for(result)``: what the next attempt reads; None after a final answer."""
+    lesson = lesson_for(result)
+    return lesson.text if lesson else None
 
 
 def with_reflection(question: str, model: Callable[..., Any], tools: ToolRegistry | dict[str, Callable], *,

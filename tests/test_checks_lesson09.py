@@ -119,33 +119,57 @@ REPEAT_MUTANTS = {
 
 
 def _tasks(outcomes, k):
-    return [runs[:k] for runs in outcomes.values() if len(runs) >= k]
+    return [runs for runs in outcomes.values() if len(runs) >= k]
+
+
+def _mean_over_tasks(share):
+    """A per-task share of (c, n, k), averaged over the tasks with k runs."""
+
+    def estimate(o, k):
+        shares = [share(sum(r), len(r), k) for r in _tasks(o, k)]
+        return sum(shares) / len(shares) if shares else 0.0
+
+    return estimate
+
+
+def _pooled_comb(o, k):
+    c, n = sum(sum(r) for r in _tasks(o, k)), sum(len(r) for r in _tasks(o, k))
+    return math.comb(c, k) / math.comb(n, k) if _tasks(o, k) else 0.0
+
+
+def _comb_k_beyond_n(o, k):
+    shares = [math.comb(sum(r), k) / (math.comb(len(r), k) or 1) for r in o.values()]
+    return sum(shares) / len(shares) if shares else 0.0
 
 
 PASS_MUTANTS = {
+    "the first k runs all succeed": (
+        "Use C(c, k) / C(n, k) for each task",
+        lambda o, k: sum(all(r[:k]) for r in _tasks(o, k)) / len(_tasks(o, k)) if _tasks(o, k) else 0.0,
+    ),
+    "with replacement, (c/n)^k": (
+        "Use C(c, k) / C(n, k) for each task",
+        _mean_over_tasks(lambda c, n, k: (c / n) ** k),
+    ),
+    "off by one: C(c, k - 1) / C(n, k - 1)": (
+        "Use C(c, k) / C(n, k) for each task",
+        _mean_over_tasks(lambda c, n, k: math.comb(c, k - 1) / math.comb(n, k - 1)),
+    ),
+    "off by one: C(c, k + 1) / C(n, k + 1)": (
+        "Use C(c, k) / C(n, k) for each task",
+        _mean_over_tasks(lambda c, n, k: math.comb(c, k + 1) / math.comb(n, k + 1) if n > k else c / n),
+    ),
+    "the mean success": ("Use C(c, k) / C(n, k) for each task", _mean_over_tasks(lambda c, n, k: c / n)),
+    "pooled over every run, not averaged over tasks": ("then the mean over the tasks", _pooled_comb),
     "pass^k computed as pass@k": (
-        "whose first k runs all succeeded",
-        lambda o, k: sum(any(r) for r in _tasks(o, k)) / len(_tasks(o, k)) if _tasks(o, k) else 0.0,
+        "This is pass^k, not pass@k",
+        _mean_over_tasks(lambda c, n, k: 1 - math.comb(n - c, k) / math.comb(n, k)),
     ),
-    "the mean success": (
-        "whose first k runs all succeeded",
-        lambda o, k: statistics.mean([x for r in _tasks(o, k) for x in r]) if _tasks(o, k) else 0.0,
-    ),
-    "every run, not the first k": (
-        "whose first k runs all succeeded",
-        lambda o, k: (
-            sum(all(r) for r in o.values() if len(r) >= k) / len([r for r in o.values() if len(r) >= k])
-            if _tasks(o, k)
-            else 0.0
-        ),
-    ),
-    "short tasks kept": (
-        "tasks with fewer than k runs are left out",
-        lambda o, k: sum(all(r[:k]) and len(r) > 0 for r in o.values()) / len(o) if o else 0.0,
-    ),
+    "C(n, k) with k > n taken as a 0": ("tasks with fewer than k runs are left out", _comb_k_beyond_n),
     "divides by zero": (
         "0.0 when no task has k runs",
-        lambda o, k: sum(all(r) for r in _tasks(o, k)) / len(_tasks(o, k)),
+        lambda o, k: sum(math.comb(sum(r), k) / math.comb(len(r), k) for r in _tasks(o, k))
+        / len(_tasks(o, k)),
     ),
 }
 
@@ -154,6 +178,11 @@ _ANY = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*([A-Za-z]*)")
 
 def _numbers(answer):
     return [(float(n.rstrip(",").replace(",", "")), w) for n, w in _ANY.findall(answer)]
+
+
+def _whole(answer):
+    """Whole numbers with the word after them (in lower case), as the answer key reads them."""
+    return [(float(n.rstrip(",").replace(",", "")), w.lower()) for n, w in keys.NUMBER.findall(answer)]
 
 
 SCORE_MUTANTS = {
@@ -189,6 +218,22 @@ SCORE_MUTANTS = {
             float(n) == v and w.lower() == u.lower()
             for n, w in re.findall(r"(?<![\d.,])(\d+(?:\.\d+)?)\s*([A-Za-z]*)", a)
         ),
+    ),
+    "the unit as a prefix of the word": (
+        "the whole word must be the unit",
+        lambda a, v, u: any(n == v and w.startswith(u.lower()) for n, w in _whole(a)),
+    ),
+    "the unit anywhere in the next word": (
+        "the whole word must be the unit",
+        lambda a, v, u: any(n == v and u.lower() in w for n, w in _whole(a)),
+    ),
+    "a plural accepted": (
+        "a plural is another word",
+        lambda a, v, u: any(n == v and w in (u.lower(), u.lower() + "s") for n, w in _whole(a)),
+    ),
+    "rounded before comparing": (
+        "never rounded first",
+        lambda a, v, u: any(round(n) == round(v) and w == u.lower() for n, w in _whole(a)),
     ),
     "case-sensitive unit": (
         "compared without case",

@@ -15,12 +15,14 @@ from react_course.evaluate import (
     FAMILIES,
     PERFECT,
     TYPICAL,
+    Config,
     Knobs,
     SimulatedModel,
     TokenBucket,
     compare,
     load_tasks,
     metrics,
+    number_matches,
     pass_at_k,
     pass_hat_k,
     percentile,
@@ -28,6 +30,7 @@ from react_course.evaluate import (
     run_eval,
     run_succeeded,
     score,
+    simulated,
     table,
     task_tools,
 )
@@ -74,6 +77,14 @@ def test_a_bare_number_is_not_an_answer_with_a_unit() -> None:
     assert not score("330 feet", taller) and not score("333 m", taller)
 
 
+def test_the_library_scorer_reads_whole_unit_words_and_never_rounds() -> None:
+    # where it agrees with exercise 9.5; where it differs (units convert, plurals and spellings of
+    # one unit, a unitless gold takes a bare number) the solutions' summary says so
+    for answer in ("330 mm", "330 miles", "330 ms", "It is 330.4 m"):
+        assert not number_matches(answer, 330, "m"), answer
+    assert number_matches("12 coins", 12, "coin") and number_matches("0.33 km", 330, "m")
+
+
 def test_text_numbers_no_answer_and_asking() -> None:
     assert score("It was ELON MUSK.", task("text", "Elon Musk"))
     assert not score("Elon", task("text", "Elon Musk"))
@@ -114,13 +125,59 @@ def test_each_failure_knob_shows_up_in_the_runs(knob: str, error: str) -> None:
     assert errors[error] > 0
 
 
-def test_endless_thinking_hits_the_step_limit_unless_the_example_asks() -> None:
+def test_endless_thinking_hits_the_step_limit_unless_the_prompt_permits_the_ending() -> None:
     stuck = Knobs(endless_thinking=1.0)
     asks = [t for t in TASKS if t.kind == "ask_user"]
     runs = run_eval(DEFAULT, asks, model_for=lambda r: SimulatedModel(asks, stuck, r))
     assert {r.result.end_reason for r in runs} == {"step_limit"}
-    fixed = run_eval(ASKS, asks, model_for=lambda r: SimulatedModel(asks, stuck, r))
+    fixed = run_eval(ASKS, asks, model_for=lambda r: SimulatedModel(asks, stuck, r, permits=ASKS.permits))
     assert all(r.success for r in fixed)
+    assert all(r.success for r in run_eval(ASKS, asks, model_for=simulated(asks, stuck, ASKS.permits)))
+
+
+def outcomes_of(config: Config, tasks=TASKS) -> list[tuple[str, int, bool]]:
+    return [(r.task.id, r.repeat, r.success) for r in run_eval(config, tasks, repeats=2)]
+
+
+REWORDED = """\
+Question: Where is my package?
+Thought: Nothing here names the order, so I cannot look it up. I ask for it.
+Final Answer: Could you tell me the order number, please?
+
+Question: What is the population of Atlantis?
+Thought: I search first.
+Action: search
+Action Input: Atlantis
+Observation: No page matches 'Atlantis'.
+Thought: There is nothing on it in the data.
+Final Answer: I could not find Atlantis in the encyclopedia, so I cannot answer."""
+
+
+def test_rewording_the_fix_keeps_its_effect_and_its_words_alone_have_none() -> None:
+    asks = outcomes_of(ASKS)
+    reworded = Config("reworded", example=ASKS.example.split("\n\n")[0] + "\n\n" + REWORDED,
+                      permits=ASKS.permits)
+    assert outcomes_of(reworded) == [(t, r, ok) for t, r, ok in asks]
+    words_only = Config("words only", example=ASKS.example)  # the same text, declaring nothing
+    assert outcomes_of(words_only) == outcomes_of(DEFAULT)
+
+
+def test_a_fix_that_should_not_help_does_not() -> None:
+    default = outcomes_of(DEFAULT)
+    # an example whose answer is a question, about arithmetic: the old rule (a "?" in an example's
+    # final answer) took it for permission to ask
+    quiz = Config("quiz", example=ASKS.example.split("\n\n")[0] + "\n\nQuestion: What is 2 + 2?\n"
+                  "Thought: I know this.\nFinal Answer: 4. Did you mean something harder?")
+    assert outcomes_of(quiz) == default
+    # a long example that permits nothing costs attention: no better anywhere, worse somewhere
+    padded = Config("padded", example=ASKS.example.split("\n\n")[0] + "\n\n" + "Note: be careful. " * 900)
+    longer = outcomes_of(padded)
+    assert sum(ok for *_, ok in longer) < sum(ok for *_, ok in default)
+
+
+def test_a_prompt_can_permit_only_the_endings_the_simulator_knows() -> None:
+    with pytest.raises(ValueError, match="can permit only"):
+        SimulatedModel(TASKS, permits={"anything"})
 
 
 # ------------------------------------------------------------------- metrics
@@ -148,6 +205,17 @@ def test_repeat_rate_is_per_run() -> None:
     fine = fake_run("b", 0, True, calls=[("search", "x"), ("search", "y")])
     assert repeat_rate(stuck.result) == 0.75 and repeat_rate(fine.result) == 0.0
     assert metrics([stuck, fine]).repeat_rate == pytest.approx(0.375)
+
+
+def test_a_run_repeating_one_unreadable_reply_is_counted_as_repeating() -> None:
+    unreadable = [Step(n, text="I will search for it now.", error="parse_error") for n in (1, 2, 3, 4)]
+    stuck = EvalRun(Task("a", "f", "train", "text", "q?", "x"), 0, "c",
+                    RunResult("q?", "", "repeating", unreadable), False)
+    pondering = [Step(n, text=f"Thought {n}", error="parse_error") for n in (1, 2, 3)]
+    thinking = EvalRun(stuck.task, 1, "c", RunResult("q?", "", "step_limit", pondering), False)
+    assert repeat_rate(stuck.result) == 0.75 and repeat_rate(thinking.result) == 0.0
+    assert metrics([stuck, thinking]).repeat_rate == pytest.approx(0.375)
+    assert "| repeat rate (calls and unreadable replies) | 37.5% |" in table([metrics([stuck, thinking])])
 
 
 def test_calls_after_the_answer_was_in_an_observation() -> None:

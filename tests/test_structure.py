@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from react_course import ScriptedModel, default_tools
-from react_course.evaluate import load_tasks, metrics
+from react_course import ScriptedModel, default_tools, structure
+from react_course.evaluate import SimulatedModel, load_tasks, metrics, structured, task_tools
 from react_course.evaluate.structured import KINDS, SimulatedPlanner, model_calls, run_one, run_structured
 from react_course.record import Observation, RunResult, Step, ToolCall
-from react_course.structure import plan_and_execute, read_plan, reflect, with_reflection
+from react_course.structure import lesson_for, plan_and_execute, read_plan, reflect, with_reflection
 
 ANSWER = "Thought: I know it now.\nFinal Answer: Elon Musk"
 PONDER = "Thought: Let me think some more."
@@ -106,3 +108,32 @@ def test_a_failed_planner_call_leaves_the_loop_to_work_unplanned():
 
     result = plan_and_execute("Who?", ScriptedModel([ANSWER]), default_tools(), planner=broken)
     assert result.answer == "Elon Musk" and "planner's call failed (TimeoutError)" in result.detail
+
+
+def test_a_planned_run_counts_its_planner_call_not_its_planned_steps():
+    task = load_tasks(family="comparison")[0]
+    planned = plan_and_execute(task.question, SimulatedModel([task]), task_tools(),
+                               planner=SimulatedPlanner([task], seed=0))
+    assert len(planned.steps) == 4 and planned.model_calls == 3  # planner, then two loop calls
+    assert planned.render().splitlines()[-1] == "[ended: final_answer after 3 model calls]"
+
+
+def test_only_a_run_with_no_call_gets_the_lesson_that_permits_asking():
+    ponder = [Step(n, observations=[Observation("", "unreadable", "parse_error")]) for n in range(2, 5)]
+    lesson = lesson_for(run("step_limit", *ponder))
+    assert "Final Answer: Which order" in lesson.text and lesson.permits == {"ask_user", "no_answer"}
+    after_a_call = lesson_for(run("step_limit", step_with("search", None), *ponder))
+    assert "could not be read" in after_a_call.text and after_a_call.permits == frozenset()
+
+
+def test_reflection_helps_only_through_what_its_lesson_permits(monkeypatch):
+    tasks = [t for t in load_tasks() if t.kind in ("ask_user", "no_answer")]
+    success = {kind: sum(r.success for r in run_structured(kind, tasks, repeats=2))
+               for kind in ("retry", "reflect")}
+    assert success["reflect"] > success["retry"]
+    def silent(result):
+        lesson = structure.lesson_for(result)
+        return replace(lesson, permits=frozenset()) if lesson else None
+
+    monkeypatch.setattr(structured, "lesson_for", silent)  # the same words, permitting nothing
+    assert sum(r.success for r in run_structured("reflect", tasks, repeats=2)) == success["retry"]

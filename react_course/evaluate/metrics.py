@@ -5,11 +5,15 @@ the ``RunResult`` and whether it succeeded), from ``runner.run_eval`` or read
 back from a log. Each metric is a small function, so a lesson can compute
 one by hand and compare:
 
-- success (pass@1: the share of runs that succeed), pass^k (the share of
-  tasks whose k repeats *all* succeed) beside pass@k (at least one does);
+- success (pass@1: the share of runs that succeed), pass^k (the chance that
+  k runs of a task *all* succeed) beside pass@k (that at least one does),
+  both estimated as their authors published them from c successes in n runs
+  of each task and averaged over the tasks;
 - steps: mean and 95th percentile (nearest rank, a real run's count, not a mean);
 - the share of runs that ended at the step limit (never counted as successes);
-- tool error rate per tool; repeat-action rate *per run* (then averaged);
+- tool error rate per tool; the repeat rate *per run* (then averaged), of
+  calls and of unreadable replies alike (a run stuck on one unreadable reply
+  makes no call, and must not read 0);
 - tool-call accuracy: the share of a task's expected calls that the run made;
 - calls made after the answer was already in an observation;
 - latency, tokens and money per task and per solved task.
@@ -71,16 +75,51 @@ def by_task(runs: list[EvalRun]) -> dict[str, list[EvalRun]]:
     return dict(grouped)
 
 
+def pass_hat_k_of(c: int, n: int, k: int) -> float:
+    """pass^k of one task from c successes in n runs: C(c, k) / C(n, k) (tau-bench, arXiv 2406.12045).
+
+    The chance that k runs drawn without replacement from the n all succeeded:
+    an unbiased estimate of p**k, for every k from 1 to n.
+
+    >>> pass_hat_k_of(2, 3, 1), pass_hat_k_of(2, 3, 2), pass_hat_k_of(2, 3, 3)
+    (0.666..., 0.333..., 0.0)
+    """
+    _check_counts(c, n, k)
+    return math.comb(c, k) / math.comb(n, k)
+
+
+def pass_at_k_of(c: int, n: int, k: int) -> float:
+    """pass@k of one task: 1 - C(n - c, k) / C(n, k) (Chen et al. 2021, arXiv 2107.03374).
+
+    The chance that at least one of k runs drawn from the n succeeded.
+
+    >>> pass_at_k_of(1, 3, 1), pass_at_k_of(1, 3, 2), pass_at_k_of(0, 3, 3)
+    (0.333..., 0.666..., 0.0)
+    """
+    _check_counts(c, n, k)
+    return 1 - math.comb(n - c, k) / math.comb(n, k)
+
+
+def _check_counts(c: int, n: int, k: int) -> None:
+    if not 0 <= c <= n:
+        raise ValueError(f"successes c={c} must be between 0 and the runs n={n}")
+    if not 1 <= k <= n:
+        raise ValueError(f"k={k} must be between 1 and the runs n={n}: C(n, k) is 0 for k > n")
+
+
+def outcomes(runs: list[EvalRun]) -> dict[str, tuple[int, int]]:
+    """(successes, runs) of each task."""
+    return {tid: (sum(r.success for r in group), len(group)) for tid, group in by_task(runs).items()}
+
+
 def pass_hat_k(runs: list[EvalRun], k: int) -> float:
-    """The share of tasks whose first k repeats all succeed (tasks with fewer repeats: skipped)."""
-    groups = [g[:k] for g in by_task(runs).values() if len(g) >= k]
-    return mean([float(all(r.success for r in g)) for g in groups])
+    """pass^k averaged over the tasks; tasks with fewer than k runs have no estimate and are left out."""
+    return mean([pass_hat_k_of(c, n, k) for c, n in outcomes(runs).values() if n >= k])
 
 
 def pass_at_k(runs: list[EvalRun], k: int) -> float:
-    """The share of tasks where at least one of the first k repeats succeeds."""
-    groups = [g[:k] for g in by_task(runs).values() if len(g) >= k]
-    return mean([float(any(r.success for r in g)) for g in groups])
+    """pass@k averaged over the tasks; tasks with fewer than k runs are left out."""
+    return mean([pass_at_k_of(c, n, k) for c, n in outcomes(runs).values() if n >= k])
 
 
 def argument_text(arguments: str | dict[str, Any]) -> str:
@@ -99,15 +138,31 @@ def actions(result: RunResult) -> list[tuple[str, str]]:
     return [(c.name, argument_text(c.arguments)) for c in result.tool_calls]
 
 
-def repeat_rate(result: RunResult) -> float:
-    """Of one run's calls, the share that repeat an earlier call exactly.
+def moves(result: RunResult) -> list[tuple[str, str]]:
+    """What the run did at each step, as comparable items: each tool call, and each unreadable reply.
 
-    The metric is the mean of this over the runs that made a call: one stuck
+    A reply the parser could not read is an item too (its text), so that a run
+    stuck writing the same unreadable reply is seen repeating, though it made
+    no call.
+    """
+    found: list[tuple[str, str]] = []
+    for step in result.steps:
+        if step.calls:
+            found += [(c.name, argument_text(c.arguments)) for c in step.calls]
+        elif step.error == "parse_error":
+            found.append(("(unreadable reply)", step.text.strip()))
+    return found
+
+
+def repeat_rate(result: RunResult) -> float:
+    """Of one run's moves (calls and unreadable replies), the share that repeat an earlier one exactly.
+
+    The metric is the mean of this over the runs that made a move: one stuck
     run must not hide among many good ones, nor dominate them by its length.
     """
-    calls = actions(result)
-    repeats = sum(1 for i, call in enumerate(calls) if call in calls[:i])
-    return repeats / len(calls) if calls else 0.0
+    done = moves(result)
+    repeats = sum(1 for i, move in enumerate(done) if move in done[:i])
+    return repeats / len(done) if done else 0.0
 
 
 def call_accuracy(run: EvalRun) -> float | None:
@@ -209,7 +264,7 @@ def metrics(runs: list[EvalRun], config: str = "", price: Any = None) -> Metrics
         success=mean([float(r.success) for r in runs]), pass_hat_k=pass_hat_k(runs, k),
         pass_at_k=pass_at_k(runs, k), k=k, mean_steps=mean(steps), p95_steps=percentile(steps, 95),
         step_limit_share=mean([float(r.result.end_reason == "step_limit") for r in runs]),
-        repeat_rate=mean([repeat_rate(r.result) for r in runs if r.result.tool_calls]),
+        repeat_rate=mean([repeat_rate(r.result) for r in runs if moves(r.result)]),
         call_accuracy=mean(accuracy),
         calls_after_answer=mean([calls_after_answer(r) for r in runs]),
         tool_errors=tool_error_rates(runs),
@@ -224,10 +279,11 @@ def metrics(runs: list[EvalRun], config: str = "", price: Any = None) -> Metrics
 ROWS = (("success (pass@1)", "success", "{:.0%}"), ("pass^k", "pass_hat_k", "{:.0%}"),
         ("pass@k", "pass_at_k", "{:.0%}"), ("mean steps", "mean_steps", "{:.2f}"),
         ("p95 steps", "p95_steps", "{:g}"), ("step-limit share", "step_limit_share", "{:.0%}"),
-        ("repeat rate (per run)", "repeat_rate", "{:.1%}"), ("tool-call accuracy", "call_accuracy", "{:.0%}"),
+        ("repeat rate (calls and unreadable replies)", "repeat_rate", "{:.1%}"),
+        ("tool-call accuracy", "call_accuracy", "{:.0%}"),
         ("calls after answer known", "calls_after_answer", "{:.2f}"),
-        ("tokens per task", "tokens_per_task", "{:,.0f}"), ("tokens per solved task", "tokens_per_solved",
-                                                            "{:,.0f}"))
+        ("tokens per task", "tokens_per_task", "{:,.0f}"),
+        ("tokens per solved task", "tokens_per_solved", "{:,.0f}"))
 
 
 def table(results: list[Metrics], latency: bool = False, errors: bool = True) -> str:

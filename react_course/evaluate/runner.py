@@ -58,6 +58,9 @@ class Config:
     example: str | None = None  # None: the prompt's own choice (``prompts.pick_example``)
     max_steps: int = 8
     limits: dict[str, Any] = field(default_factory=dict)
+    # The endings the example permits ("ask_user", "no_answer"), declared for the simulated model,
+    # which never reads them from the example's words (``simulated.py``); a real model ignores this.
+    permits: frozenset[str] = frozenset()
 
 
 DEFAULT = Config("default")
@@ -65,7 +68,8 @@ DEFAULT = Config("default")
 # call, more than the call itself: its runs go without (a real model's keep theirs).
 SIMULATED_LIMITS = {"max_seconds": None, "tool_timeout": None}
 # One change: an example trajectory that shows asking the user and saying "the data does not say".
-ASKS = Config("asks", example=EXAMPLES[0][1] + "\n\n" + ASKING_EXAMPLE)
+ASKS = Config("asks", example=EXAMPLES[0][1] + "\n\n" + ASKING_EXAMPLE,
+              permits=frozenset({"ask_user", "no_answer"}))
 
 
 class TokenBucket:
@@ -112,9 +116,10 @@ class RateLimited:
         return self.inner(prompt, stop, **extra)
 
 
-def simulated(tasks: list[Task], knobs: Any = TYPICAL) -> Callable[[int], SimulatedModel]:
-    """A model factory: repeat r gets the simulated model seeded r."""
-    return lambda repeat: SimulatedModel(tasks, knobs, seed=repeat)
+def simulated(tasks: list[Task], knobs: Any = TYPICAL,
+              permits: frozenset[str] = frozenset()) -> Callable[[int], SimulatedModel]:
+    """A model factory: repeat r gets the simulated model seeded r, told what the prompt permits."""
+    return lambda repeat: SimulatedModel(tasks, knobs, seed=repeat, permits=permits)
 
 
 def run_task(task: Task, model: Any, config: Config, trace: StepLog | None = None) -> EvalRun:
@@ -152,7 +157,7 @@ def run_eval(config: Config = DEFAULT, tasks: list[Task] | None = None, *, repea
     (model calls per second) puts every model behind one token bucket.
     """
     tasks = load_tasks() if tasks is None else tasks
-    model_for = model_for or simulated(tasks)
+    model_for = model_for or simulated(tasks, permits=config.permits)
     out = JsonLines(log) if log is not None else None
     done = finished_runs(log, tasks, config) if resume and log is not None else {}
     todo = [(t, r) for r in range(repeats) for t in tasks if (t.id, r) not in done]

@@ -8,7 +8,9 @@ they read lesson 09's configurations:
 - ``plain``: ``run_react``, as in lesson 09;
 - ``plan``: ``structure.plan_and_execute`` with ``SimulatedPlanner``;
 - ``retry``: a second attempt after a failure the program sees, no lesson;
-- ``reflect``: the same second attempt, reading ``structure.reflect``'s lesson.
+- ``reflect``: the same second attempt, reading ``structure.reflect``'s lesson
+  (the simulated model is told what the lesson permits, ``Lesson.permits``,
+  and never reads its words).
 
 A later attempt gets a fresh seed (a real model samples again). What it
 leaves out: step logs and resuming (the runs take milliseconds), and real
@@ -21,7 +23,7 @@ import random
 import re
 from typing import Any
 
-from ..structure import plan_and_execute, with_reflection
+from ..structure import lesson_for, plan_and_execute, with_reflection
 from .metrics import EvalRun
 from .runner import SIMULATED_LIMITS
 from .score import run_succeeded
@@ -82,8 +84,15 @@ def run_one(kind: str, task: Task, repeat: int, knobs: Knobs = TYPICAL, max_step
                                   planner=SimulatedPlanner([task], knobs, seed=repeat), **options)
     elif kind in ("retry", "reflect"):
         again = SimulatedModel([task], knobs, seed=repeat + NEXT_SEED)
-        lesson = {} if kind == "reflect" else {"reflect": None}
-        result = with_reflection(task.question, model, task_tools(), next_model=again, **lesson, **options)
+
+        def noted(first: Any) -> str | None:
+            # The lesson's declared endings reach the simulated model; its words reach only the prompt.
+            lesson = lesson_for(first)
+            again.permits = lesson.permits if lesson else frozenset()
+            return lesson.text if lesson else None
+
+        result = with_reflection(task.question, model, task_tools(), next_model=again,
+                                 reflect=noted if kind == "reflect" else None, **options)
     else:
         raise ValueError(f"kind is one of {', '.join(KINDS)}, not {kind!r}")
     return EvalRun(task, repeat, kind, result, run_succeeded(result, task))
@@ -97,6 +106,5 @@ def run_structured(kind: str, tasks: list[Task] | None = None, repeats: int = 3,
 
 
 def model_calls(run: EvalRun) -> int:
-    """Calls to a model in one run: its steps, less the planned ones, plus the planner's call."""
-    planned = sum(1 for s in run.result.steps if s.calls and s.calls[0].id.startswith("plan_"))
-    return len(run.result.steps) - planned + (run.config == "plan")
+    """Calls to a model in one run (a plan-and-execute run counts its planner's, not its planned steps)."""
+    return run.result.model_calls

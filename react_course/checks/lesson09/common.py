@@ -9,6 +9,7 @@ a student can work through by hand. Seeded: the verdict is the same every run.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -48,3 +49,21 @@ def against_key(name: str, student: Callable[..., Any], key: Callable[..., Any],
                 test=lambda found: True if found is None else f"differs from the answer key {found}",
                 given=f"{count} generated inputs (seed {seed})", hint=hint,
                 show=lambda found: "no difference" if found is None else found)
+
+
+def close_to(got: object, want: float) -> bool:
+    """A number (not a bool) equal to ``want`` up to float rounding."""
+    return (
+        isinstance(got, int | float) and not isinstance(got, bool) and math.isclose(got, want, abs_tol=1e-9)
+    )
+
+
+def rate_case(name: str, run: Callable[[], object], want: float, given: str, hint: str) -> Case:
+    """A case whose answer is a rate: right when ``close_to`` the answer key's."""
+    return Case(
+        name,
+        run,
+        test=lambda got: close_to(got, want) or f"expected {want!r}, got {got!r}",
+        given=given,
+        hint=hint,
+    )

@@ -28,8 +28,8 @@ def repeat_rate(runs: list[list[tuple[str, str]]]) -> float:
 
 
 def pass_hat_k(outcomes: dict[str, list[bool]], k: int) -> float:
-    tasks = [runs[:k] for runs in outcomes.values() if len(runs) >= k]
-    return sum(1 for runs in tasks if all(runs)) / len(tasks) if tasks else 0.0
+    shares = [math.comb(sum(r), k) / math.comb(len(r), k) for r in outcomes.values() if len(r) >= k]
+    return sum(shares) / len(shares) if shares else 0.0
 
 
 NUMBER = re.compile(r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?)\s*([A-Za-z]*)")

@@ -1,39 +1,22 @@
-"""Checks 09.success_rate, 09.p95_steps, 09.repeat_rate and 09.pass_hat_k: metrics by hand.
+"""Checks 09.success_rate, 09.p95_steps and 09.repeat_rate: metrics by hand.
 
 Each has hand cases for the mistakes people make (the 95th percentile as a
 mean, step-limit runs counted as successes, the repeat rate over all actions
-instead of per run, pass^k computed as pass@k), then a seeded comparison with
+instead of per run), then a seeded comparison with
 the answer key (``keys.py``) on generated inputs.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable
 
 from .. import exercise
 from ..framework import Case
 from . import keys
-from .common import against_key
+from .common import against_key, close_to, rate_case
 
 END_REASONS = ("final_answer", "step_limit", "repeating", "budget", "hand_over")
-
-
-def _close(got: object, want: float) -> bool:
-    return (
-        isinstance(got, int | float) and not isinstance(got, bool) and math.isclose(got, want, abs_tol=1e-9)
-    )
-
-
-def _rate_case(name: str, run: Callable[[], object], want: float, given: str, hint: str) -> Case:
-    return Case(
-        name,
-        run,
-        test=lambda got: _close(got, want) or f"expected {want!r}, got {got!r}",
-        given=given,
-        hint=hint,
-    )
 
 
 # ------------------------------------------------------------------ 09.success_rate
@@ -67,7 +50,7 @@ def _runs(rng: random.Random) -> tuple:
 )
 def success_rate_cases(success_rate: Callable):
     limit = [{"end_reason": "step_limit", "correct": True}]
-    yield _rate_case(
+    yield rate_case(
         "a right best effort at the step limit",
         lambda: success_rate(limit),
         0.0,
@@ -76,7 +59,7 @@ def success_rate_cases(success_rate: Callable):
         "however right it looks: the agent did not finish.",
     )
     wrong = [{"end_reason": "final_answer", "correct": False}]
-    yield _rate_case(
+    yield rate_case(
         "a wrong final answer",
         lambda: success_rate(wrong),
         0.0,
@@ -89,14 +72,14 @@ def success_rate_cases(success_rate: Callable):
         {"end_reason": "final_answer", "correct": False},
         {"end_reason": "final_answer", "correct": True},
     ]
-    yield _rate_case(
+    yield rate_case(
         "mixed endings",
         lambda: success_rate(mixed),
         0.5,
         "two right final answers in four runs",
         "Count the runs where both hold, over all four runs.",
     )
-    yield _rate_case(
+    yield rate_case(
         "no runs",
         lambda: success_rate([]),
         0.0,
@@ -109,7 +92,7 @@ def success_rate_cases(success_rate: Callable):
         keys.success_rate,
         _runs,
         size=lambda args: len(args[0]),
-        same=lambda got, want: _close(got, want),
+        same=lambda got, want: close_to(got, want),
     )
 
 
@@ -200,7 +183,7 @@ def repeat_rate_cases(repeat_rate: Callable):
 
     def case(name, runs, hint):
         want = keys.repeat_rate(runs)
-        return _rate_case(
+        return rate_case(
             name, lambda: repeat_rate([list(r) for r in runs]), want, f"repeat_rate({runs})", hint
         )
 
@@ -228,76 +211,5 @@ def repeat_rate_cases(repeat_rate: Callable):
         keys.repeat_rate,
         _calls,
         size=lambda args: sum(len(r) for r in args[0]),
-        same=lambda got, want: _close(got, want),
-    )
-
-
-# ------------------------------------------------------------------ 09.pass_hat_k
-
-
-def _outcomes(rng: random.Random) -> tuple:
-    tasks = {
-        f"t{i}": [rng.random() < 0.7 for _ in range(rng.randint(0, 5))] for i in range(rng.randint(0, 5))
-    }
-    return tasks, rng.randint(1, 4)
-
-
-@exercise(
-    "09.pass_hat_k",
-    "pass^k: every one of k runs succeeds",
-    hints=(
-        "For each task, look at its first k outcomes only; the task counts when all of them are True.",
-        "Leave out tasks with fewer than k runs; divide by the tasks that are left.",
-    ),
-    rules={
-        "whose first k runs all succeeded": (
-            "one failure in three",
-            "pass^1 is the first run",
-            "only the first k count",
-            "the answer key on generated outcomes",
-        ),
-        "tasks with fewer than k runs are left out": ("a task with too few runs",),
-        "0.0 when no task has k runs": ("no task has k runs",),
-    },
-)
-def pass_hat_k_cases(pass_hat_k: Callable):
-    def case(name, outcomes, k, hint):
-        want = keys.pass_hat_k(outcomes, k)
-        return _rate_case(
-            name,
-            lambda: pass_hat_k({t: list(r) for t, r in outcomes.items()}, k),
-            want,
-            f"pass_hat_k({outcomes}, k={k})",
-            hint,
-        )
-
-    yield case(
-        "one failure in three",
-        {"a": [True, False, True], "b": [True, True, True]},
-        3,
-        "Task a failed once in three: it does not pass^3 (pass@3 would count it).",
-    )
-    yield case(
-        "pass^1 is the first run",
-        {"a": [False, True], "b": [True, False]},
-        1,
-        "With k = 1 only the first run of each task counts.",
-    )
-    yield case(
-        "only the first k count", {"a": [True, True, False]}, 2, "The third run is not one of the first 2."
-    )
-    yield case(
-        "a task with too few runs",
-        {"a": [True], "b": [True, True]},
-        2,
-        "Task a has 1 run, fewer than k = 2: leave it out.",
-    )
-    yield case("no task has k runs", {"a": [True]}, 3, "No task has 3 runs: 0.0.")
-    yield against_key(
-        "the answer key on generated outcomes",
-        pass_hat_k,
-        keys.pass_hat_k,
-        _outcomes,
-        size=lambda args: (sum(len(r) for r in args[0].values()), args[1]),
-        same=lambda got, want: _close(got, want),
+        same=lambda got, want: close_to(got, want),
     )

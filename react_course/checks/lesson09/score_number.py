@@ -17,6 +17,9 @@ from . import keys
 from .common import against_key
 
 UNITS = ("m", "km", "coins", "years", "INR")
+# Words that begin with a unit, hold one, or are its plural, with the unit they could be taken for:
+# the traps of the whole-word rule.
+NEAR = {"mm": "m", "miles": "m", "ms": "m", "cm": "m", "kms": "km", "coins": "coin", "years": "year"}
 
 
 def _sentence(rng: random.Random) -> tuple:
@@ -24,12 +27,16 @@ def _sentence(rng: random.Random) -> tuple:
     for _ in range(rng.randint(1, 3)):
         value = rng.choice([rng.randint(0, 999), rng.randint(1000, 99_999), round(rng.uniform(0, 50), 1)])
         text = f"{value:,}" if isinstance(value, int) and rng.random() < 0.5 else str(value)
-        unit = rng.choice((*UNITS, "M", ""))
+        unit = rng.choice((*UNITS, *NEAR, "M", ""))
         pieces.append(
             rng.choice(["about", "it is", "so", "then"]) + f" {text}{rng.choice([' ', ''])}{unit}"
         )
         numbers.append((value, unit or rng.choice(UNITS)))
     value, unit = rng.choice(numbers) if rng.random() < 0.7 else (rng.randint(0, 999), rng.choice(UNITS))
+    if unit in NEAR and rng.random() < 0.5:  # the gold is the unit the answer's word only looks like
+        unit = NEAR[unit]
+    if rng.random() < 0.2 and value != int(value):  # a gold near a stated decimal: rounding must not pass
+        value = float(round(value))
     return ", ".join(pieces).strip() + ".", float(value), unit
 
 
@@ -49,6 +56,9 @@ def _sentence(rng: random.Random) -> tuple:
             "the answer key on generated answers",
         ),
         "A bare number is not enough": ("330 is not 330 m",),
+        "the whole word must be the unit": ("330 mm is not 330 m", "330 miles is not 330 m", "cm is not m"),
+        "a plural is another word": ("12 coins is not 12 coin",),
+        "never rounded first": ("237.4 m is not 237 m", "3.9 is not 4"),
         "commas between thousands": ("commas between thousands",),
         "compared without case": ("M is m",),
         "a number inside a longer number does not count": ("1237 m is not 237 m",),
@@ -78,6 +88,54 @@ def score_number_cases(score_number: Callable):
         "m",
         False,
         "The unit must be the word right after the number, not anywhere in the answer.",
+    )
+    yield case(
+        "330 mm is not 330 m",
+        "It is 330 mm",
+        330.0,
+        "m",
+        False,
+        "The word after the number is mm, not m: compare the whole word, not its first letters.",
+    )
+    yield case(
+        "330 miles is not 330 m",
+        "About 330 miles",
+        330.0,
+        "m",
+        False,
+        "miles starts with m but is another unit: the whole word must equal the unit.",
+    )
+    yield case(
+        "cm is not m",
+        "330 cm",
+        330.0,
+        "m",
+        False,
+        "cm holds the letter m; it is still not the word m.",
+    )
+    yield case(
+        "12 coins is not 12 coin",
+        "I have 12 coins",
+        12.0,
+        "coin",
+        False,
+        "The statement asks for the unit's word itself: coins is another word than coin.",
+    )
+    yield case(
+        "237.4 m is not 237 m",
+        "It is 237.4 m taller",
+        237.0,
+        "m",
+        False,
+        "Compare the number as written: rounding 237.4 to 237 first makes a wrong answer pass.",
+    )
+    yield case(
+        "3.9 is not 4",
+        "About 3.9 km",
+        4.0,
+        "km",
+        False,
+        "3.9 is not 4: never round the answer's number (or the gold) before comparing.",
     )
     yield case(
         "commas between thousands",
