@@ -34,6 +34,13 @@ ANSWER = "Thought: I now know the answer\nFinal Answer: 3 notebooks and 2 pens c
 INVENTED = "A pen costs 99"  # what a model that ignores the stop claims the tool said
 WRITES_OWN = (ASK_PEN + f"\nObservation: {INVENTED}.\nThought: So 2 pens cost 198.\n"
               "Final Answer: 198")
+# The word without its line break is no stop: a loop that cuts at "Observation" loses this action.
+MENTIONS_OBSERVATION = ("Thought: The Observation above gave the notebook's price; now a pen.\n"
+                        "Action: price\nAction Input: pen")
+
+
+class NoSuchItem(KeyError):
+    """What ``price`` raises for an item the shop does not sell (its name says whose error it is)."""
 
 
 def logged_tools(log: list[tuple[str, str]]) -> dict[str, Callable[[str], str]]:
@@ -44,7 +51,7 @@ def logged_tools(log: list[tuple[str, str]]) -> dict[str, Callable[[str], str]]:
         log.append(("price", item))
         name = item.strip().lower()
         if name not in PRICES:
-            raise KeyError(f"no item called {name!r}")
+            raise NoSuchItem(f"no item called {name!r}")
         return f"A {name} costs {PRICES[name]}."
 
     def calc(expression: str) -> str:
