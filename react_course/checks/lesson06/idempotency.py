@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import builtins
-import contextlib
 import hashlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -14,6 +12,7 @@ from .. import exercise
 from ..framework import Case, Shown
 from ..generated import Comparison, Draw
 from ..lesson05.faults import Diagnosed, Fault
+from .restart import first_then_retry
 
 GENERATED = "agrees with the answer key on generated inputs"
 RULES = {
@@ -174,49 +173,6 @@ def same_action(a: tuple, b: tuple) -> Shown:
     return SAME if canonical(list(a)) == canonical(list(b)) else OTHER
 
 
-class _Salted(str):
-    """A text whose hash() changes with ``epoch``, as Python's does from one process to the next."""
-
-    __slots__ = ()
-    epoch = 0
-
-    def __hash__(self) -> int:
-        return hash((_Salted.epoch, str(self)))
-
-
-def _salted(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {_salted(k): _salted(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return type(value)(_salted(item) for item in value)
-    return _Salted(value) if type(value) is str else value
-
-
-@contextlib.contextmanager
-def _restarted(epoch: int) -> Iterator[None]:
-    """As if Python had restarted: texts hash differently, and so does ``hash()`` of anything.
-
-    Only calls of the name ``hash`` see the salted builtin (dicts and sets hash in C, untouched),
-    and only while the student's function runs.
-    """
-    real = builtins.hash
-    _Salted.epoch = epoch
-    builtins.hash = lambda value: real((epoch, value))
-    try:
-        yield
-    finally:
-        builtins.hash, _Salted.epoch = real, 0
-
-
-def _first_then_retry(student: Callable, pair: tuple) -> tuple:
-    """Call for the first attempt, then, as after a restart of Python, for the second."""
-    keys = []
-    for epoch, action in enumerate(pair):
-        with _restarted(epoch):
-            keys.append(student(*_salted(action)))
-    return tuple(keys)
-
-
 VALUES = (25, "25", Decimal("25.50"), "25.50", None, "None", True, "true", 0, "", "Zürich ✓",
           [1, 2], [2, 1], {"a": 1}, "a|b", 88213, -1, 10**30, Decimal("-0"), Decimal("1E+1"),
           Decimal("1." + "0" * 28 + "1"), [Decimal("2.5"), "x"], {"n": Decimal("0.10")}, "a,b", "b:c",
@@ -315,7 +271,7 @@ FAULTS = (
 COMPARISON = Diagnosed(Comparison(
     "06.idempotency", same_action, _inputs, _compare,
     lambda pair: f"idempotency_key{pair[0]!r}, then after a restart idempotency_key{pair[1]!r}",
-    call=_first_then_retry,
+    call=first_then_retry,
     hint="Write every part into one text that keeps the types (25 is not '25', 1 is not '1') and "
          "the boundaries between parts; no hash(), which changes when Python restarts."), FAULTS,
     raised="idempotency_key must not raise on any arguments the statement allows: a Decimal inside "

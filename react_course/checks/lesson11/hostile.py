@@ -4,7 +4,8 @@ The tools are a plain ``{name: function}`` dict, as the drill's statement
 gives them, logging every call so a check can tell which tools ran and on
 what input. ``price`` raises for an item the shop does not sell, as a real
 tool may. ``reference_run`` is the answer key the generated comparison holds
-a student's loop to.
+a student's loop to. ``hinted`` gives a case whose loop raises the hint its
+error deserves (a tool's error let through, an unknown tool looked up).
 
 Left out: native tool calls (lesson 07's checker covers them).
 """
@@ -116,3 +117,31 @@ def observation_after(prompt: str, reply: str) -> str | None:
 
 def prompts_of(model: Any) -> list[str]:
     return [call.prompt for call in getattr(model, "calls", [])]
+
+
+def hinted(case: Any) -> Any:
+    """The case, with a hint chosen by the error when the loop raises, not the case's own hint."""
+    run = case.run
+
+    def guarded() -> Any:
+        try:
+            return run()
+        except NotImplementedError:
+            raise
+        except Exception as error:
+            case.hint = error_hint(error)
+            raise
+
+    case.run = guarded
+    return case
+
+
+def error_hint(error: Exception) -> str:
+    if isinstance(error, NoSuchItem):
+        return ("price raised (the shop sells no such item) and your loop let the error out: wrap the "
+                "tool call in try/except Exception and make the error's text the observation.")
+    if isinstance(error, KeyError):
+        return ("A KeyError: was an unknown tool name looked up in tools? Check `step.tool in tools` "
+                "first, and make 'Unknown tool ...' with the tools you have the observation.")
+    return (f"Your loop raised {type(error).__name__}: read the traceback. Bad steps become observations; "
+            "only a final answer or the step limit ends the run.")

@@ -31,8 +31,8 @@ from .hostile import (
     UNKNOWN,
     UNREADABLE,
     WRITES_OWN,
-    NoSuchItem,
     first_prompt,
+    hinted,
     logged_tools,
     observation_after,
     prompts_of,
@@ -135,36 +135,8 @@ def goes_on(reply: str, want: Callable[[str], bool | str]) -> Callable[[Run], bo
 )
 def loop_cases(loop: Callable) -> Iterator[Case]:
     for case in (*_answer_cases(loop), *_limit_cases(loop), *_prompt_cases(loop), *_bad_step_cases(loop)):
-        yield _hinted(case)
+        yield hinted(case)
     yield COMPARISON.case(loop)
-
-
-def _hinted(case: Case) -> Case:
-    """The case, with a hint chosen by the error when the loop raises, not the case's own hint."""
-    run = case.run
-
-    def hinted() -> Any:
-        try:
-            return run()
-        except NotImplementedError:
-            raise
-        except Exception as error:
-            case.hint = _error_hint(error)
-            raise
-
-    case.run = hinted
-    return case
-
-
-def _error_hint(error: Exception) -> str:
-    if isinstance(error, NoSuchItem):
-        return ("price raised (the shop sells no such item) and your loop let the error out: wrap the "
-                "tool call in try/except Exception and make the error's text the observation.")
-    if isinstance(error, KeyError):
-        return ("A KeyError: was an unknown tool name looked up in tools? Check `step.tool in tools` "
-                "first, and make 'Unknown tool ...' with the tools you have the observation.")
-    return (f"Your loop raised {type(error).__name__}: read the traceback. Bad steps become observations; "
-            "only a final answer or the step limit ends the run.")
 
 
 def _answer_cases(loop: Callable) -> Iterator[Case]:
