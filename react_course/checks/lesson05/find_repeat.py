@@ -217,4 +217,5 @@ COMPARISON = Diagnosed(Comparison(
     "05.find_repeat", key, _history, lambda args, expected, got: same_value(expected, got),
     call_text("find_repeat"),
     hint="Judge only the latest call, against every earlier one; 'near' is a word edit distance of at "
-         "most 1 (words in order, lower-cased, split on whitespace), not shared words or a ratio."), FAULTS)
+         "most 1 (words in order, lower-cased, split on whitespace), not shared words or a ratio."), FAULTS,
+    raised="An empty history has no latest call: return None for it (history[-1] raises IndexError).")

@@ -181,6 +181,29 @@ FAULTS = (
                                           for i in [*args[1], *args[2]]),
           "Write each item whole, whatever its length: no cut."),
 )
+def _lacks(pick: Callable[[tuple], list[str]]) -> Callable[[tuple, Any, Any], bool]:
+    """Some of the pieces ``pick`` chooses from the arguments are missing from the text, in any case."""
+    return lambda args, expected, got: any(piece.lower() not in got.lower() for piece in pick(args))
+
+
+FAULTS += (
+    Fault('When nothing was done, say so in these words: "nothing was done"', "no text",
+          lambda args, expected, got: not isinstance(got, str),
+          "Return the summary as text, every time: an empty list gets its words, never None."),
+    Fault("says why the run stopped", "the reason", _lacks(lambda args: [args[3]]),
+          "Say why the run stopped: put `reason` in the text."),
+    Fault("the question", "the question", _lacks(lambda args: [args[0]]), "Repeat the question itself."),
+    Fault('When nothing was done, say so in these words: "nothing was done"', "no step done",
+          _lacks(lambda args: [] if args[1] else ["nothing was done"]),
+          "With no steps done, write the words 'nothing was done'."),
+    Fault('When nothing is open, say so in these words: "nothing is open"', "nothing open",
+          _lacks(lambda args: [] if args[2] else ["nothing is open"]),
+          "With no open items, write the words 'nothing is open'."),
+    Fault("every step that was done", "a step done", _lacks(lambda args: list(args[1])),
+          "List every step of `done`, however many: join them all, the first and the last too."),
+    Fault("every item still open", "an open item", _lacks(lambda args: list(args[2])),
+          "List every item of `open_items`, however many: join them all, the first and the last too."),
+)
 RAISED = ("Your function raised on items holding braces such as '{order}': .format() after the items "
           "are joined in reads their braces. Put the items in last, or use an f-string.")
 

@@ -183,4 +183,6 @@ FAULTS = (
 COMPARISON = Diagnosed(Comparison(
     "05.plan_wait", key, _inputs, _compare, call_text("plan_wait"),
     hint="Keep the Retry-After and the time left as they are (no int() or round()); compare the wait "
-         "with the time left using >=; and a large attempt still waits 8 s."), FAULTS)
+         "with the time left using >=; and a large attempt still waits 8 s."), FAULTS,
+    raised="A large attempt: 0.5 * 2 ** (attempt - 1) is too large for a float; cap first (from "
+           "attempt 5 on the wait is 8 s) instead of computing the power.")

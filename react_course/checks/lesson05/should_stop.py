@@ -179,6 +179,10 @@ def _equal(args: tuple, expected: Any, got: Any) -> bool:
 
 
 FAULTS = (
+    Fault("return `None` while the run may go on", "not None while the run goes on",
+          lambda args, expected, got: expected is None and got not in (*LIMITS, "interrupted", "final_answer",
+                                                                       "hand_over"),
+          "While the run may go on, return None itself (not False, not '')."),
     Fault("A threshold of 0 is a limit too", "a threshold of 0", _zero,
           "A threshold of 0 is reached at once: `if limit and count >= limit` reads it as no limit."),
     Fault("A limit is reached when the count equals it", "a count under its limit", _under,
@@ -196,4 +200,5 @@ COMPARISON = Diagnosed(Comparison(
     "05.should_stop", key, _inputs, lambda args, expected, got: same_value(expected, got),
     call_text("should_stop"),
     hint="Compare each count with its limit using >=, in the statement's order; keep Decimal money "
-         "and fractional seconds as they are (no int() or round())."), FAULTS)
+         "and fractional seconds as they are (no int() or round())."), FAULTS,
+    raised="should_stop must not raise on any state and rules: a threshold of 0 is a limit like any other.")

@@ -155,6 +155,26 @@ FAULTS = (
           "Less than the exact cost: no int(), round() or quantize() on the way."),
 )
 
+def _per_token(args: tuple, expected: Any, got: Any) -> bool:
+    return isinstance(got, Decimal) and bool(expected) and got == expected * 1_000_000
+
+
+def _float_sized(args: tuple, expected: Any, got: Any) -> bool:
+    return isinstance(got, Decimal) and expected is not None and got != expected and \
+        abs(got - expected) <= abs(expected) * Decimal("1e-12")
+
+
+FAULTS += (
+    Fault("money is a `Decimal`, never a `float`", "prices per token", _per_token,
+          "Prices are per million tokens: divide by 1_000_000."),
+    Fault("build no float on the way", "a float on the way", _float_sized,
+          "Right but for its last digits, as a float on the way makes it: keep ints and Decimals only."),
+    Fault("bill them once, at the cached price", "cached tokens",
+          lambda args, expected, got: args[1] > 0,
+          "The cached tokens are part of input_tokens: bill (input - cached) at price.input and "
+          "cached at price.cached_input, each once."),
+)
+
 COMPARISON = Diagnosed(Comparison(
     "08.call_cost", reference, _inputs, lambda args, expected, got: _exact(expected)(got), _show,
     hint="Each part at its own price, a price needed only when its part has tokens; reasoning tokens "

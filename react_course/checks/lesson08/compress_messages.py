@@ -243,6 +243,29 @@ FAULTS = (
           "and keep them together."),
 )
 
+def _head(messages: list) -> list:
+    roles = [m.get("role") if isinstance(m, dict) else None for m in messages]
+    return messages[:roles.index("user") + 1] if "user" in roles else []
+
+
+def _short(args: tuple, expected: Any, got: Any) -> bool:
+    return expected == args[0] and got != expected
+
+
+FAULTS += (
+    Fault("comes back unchanged (no summary)", "a conversation short enough", _short,
+          "With keep_last turns or fewer after the question there is nothing to summarise: return "
+          "the messages unchanged (in a new list)."),
+    Fault("keep every message before the first user message (the system messages) and the first user "
+          "message (the question) at the start", "the head",
+          lambda args, expected, got: _head(got) != _head(expected),
+          "Keep every message up to and including the first user message, as it is, at the start."),
+    Fault("returns a new list", "messages from an earlier call",
+          lambda args, expected, got: len(got) > len(args[0]) + 1,
+          "More messages than the conversation holds: build a new list each call (a default list "
+          "argument keeps what earlier calls put in it)."),
+)
+
 COMPARISON = Diagnosed(Comparison(
     "08.compress_messages", key, _inputs, _compare,
     lambda args: (f"compress_messages({describe([m['role'] for m in args[0]])} (the roles), "

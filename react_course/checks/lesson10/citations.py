@@ -82,6 +82,17 @@ FAULTS = (
           lambda args, expected, got: any(int(n) not in args[1] for n in keys.CITATION.findall(args[0])),
           "A citation of a missing step supports nothing: skip it (and do not raise)."),
 )
+FAULTS += (
+    Fault("Split the answer into sentences", "two sentences taken as one",
+          lambda args, expected, got: any(len(re.findall(r"[.!?]\s", g)) > len(re.findall(r"[.!?]\s", e))
+                                          for g in got for e in expected[:1] or [""]),
+          "Judge each sentence on its own: split the answer where ., ! or ? is followed by white space."),
+    Fault("in order", "the order", lambda args, expected, got: sorted(got) == sorted(expected),
+          "Return the flagged sentences in the order they come in the answer."),
+    Fault("holds a number", "a sentence without a number",
+          lambda args, expected, got: any(not keys.NUMBER.findall(keys.CITATION.sub("", g)) for g in got),
+          "A sentence without a number (citations aside) is never flagged."),
+)
 RAISED = "uncited_claims must not raise: a citation of a step that is not in observations supports nothing."
 COMPARISON = Diagnosed(Comparison(
     "10.uncited_claims", keys.uncited_claims, _answer, _compare, call_text("uncited_claims"),

@@ -185,6 +185,20 @@ FAULTS = (
           "Run the tool for every action, even one asked before: no cache of results."),
 )
 
+FAULTS += (
+    Fault("an unknown tool name becomes an observation that names the tools you have",
+          "an unknown tool's observation", _in_history("an unknown tool: not every tool named"),
+          "For a tool that is not in tools, write an observation that names every tool you have."),
+    Fault("return `(answer, \"final_answer\")` as soon as a reply is a final answer",
+          "a final answer returned",
+          lambda args, expected, got: len(got) == 5 and expected[0][0] == "final_answer"
+          and got[0] != expected[0],
+          "Return the pair (step.answer, 'final_answer') at once."),
+    Fault("return `(hand-over text, \"step_limit\")`, the text starting with `\"Could not finish\"`",
+          "the step limit's return", lambda args, expected, got: len(got) == 5 and got[0] != expected[0],
+          "At the step limit return the pair (a text starting 'Could not finish', 'step_limit')."),
+)
+
 COMPARISON = Diagnosed(Comparison(
     "11.loop_from_memory", lambda *args: outcome(reference_run, *args), script,
     lambda args, expected, got: expected == got, show, count=COUNT, seed=11, name=NAME,

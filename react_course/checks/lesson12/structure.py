@@ -64,6 +64,9 @@ def _has(pattern: str) -> Callable[[tuple, object, object], bool]:
 
 
 PLAN_FAULTS = (
+    Fault("Each line of the form `tool: input` is one call", "calls that are not tuples",
+          lambda args, expected, got: any(type(call) is not tuple for call in got),
+          "Return each call as a (tool, input) tuple, in a list."),
     Fault("At most `limit` calls", "more calls than the limit",
           lambda args, expected, got: len(got) > args[1],
           "Keep only the first `limit` calls; a limit of 0 means no calls at all (not 'no limit')."),
