@@ -6,6 +6,7 @@ Each mutant names the rule of the statement it breaks, and every rule has at lea
 
 import dataclasses
 import difflib
+from decimal import Decimal
 
 import pytest
 from mutation_suite import caught_under, checker_tests
@@ -472,3 +473,35 @@ def test_the_generated_failure_gets_the_hint_of_its_fault(exercise: str, name: s
     result = check(exercise, EXERCISES[exercise][1][name][1])
     generated = next(c for c in result.cases if c.name == "agrees with the answer key on generated inputs")
     assert generated.status == "failed" and says in generated.hint, generated
+
+
+EDGES = {
+    "05.should_stop": {
+        "a threshold of 0": lambda args: 0 in (args[1].max_steps, args[1].max_repeats, args[1].max_cost),
+        "money a hair under its cap": lambda args: 0 < args[1].max_cost - args[0].cost < Decimal("1E-20"),
+        "money a hair over its cap": lambda args: 0 < args[0].cost - args[1].max_cost < Decimal("1E-20"),
+        "a count equal to its limit": lambda args: args[0].steps == args[1].max_steps,
+    },
+    "05.handover": {
+        "an item with outer spaces": lambda args: any(i != i.strip() for i in args[1] + args[2]),
+        "an item with a line break": lambda args: any("\n" in i for i in args[1] + args[2]),
+        "an item with braces": lambda args: any("{" in i for i in args[1] + args[2]),
+        "an item with quotes and a backslash": lambda args: any("\\" in i for i in args[1] + args[2]),
+        "an item of 300 characters": lambda args: any(len(i) > 300 for i in args[1] + args[2]),
+        "nothing done": lambda args: not args[1], "nothing open": lambda args: not args[2],
+    },
+    "05.plan_wait": {
+        "no time left": lambda args: args[3] == 0, "a huge attempt": lambda args: args[1] >= 2000,
+        "a quota 429": lambda args: args[0] == 429 and args[4] == "insufficient_quota",
+        "a Retry-After above the cap": lambda args: (args[2] or 0) > 8,
+    },
+}
+
+
+@pytest.mark.parametrize(("exercise", "edge"), [(e, n) for e, edges in EDGES.items() for n in edges])
+def test_the_generated_inputs_reach_every_edge(exercise: str, edge: str) -> None:
+    from react_course.checks import exercises
+    from react_course.checks.generated import COMPARISONS, generate
+
+    exercises("05")  # loads the lesson's checkers, which register the comparisons
+    assert any(EDGES[exercise][edge](args) for _, args in generate(COMPARISONS[exercise])), edge

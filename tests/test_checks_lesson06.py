@@ -346,3 +346,32 @@ def test_the_key_gives_equal_amounts_one_key_and_different_amounts_two() -> None
     run = ("run-7", "refund")
     assert key(*run, {"a": [Decimal("-0")]}) == key(*run, {"a": [Decimal("0.00")]})
     assert key(*run, {"a": Decimal("1." + "0" * 28 + "1")}) != key(*run, {"a": Decimal(1)})
+
+
+EDGES = {
+    "06.gate": {
+        "a read_only flag": lambda args: "read_only" in args[1],
+        "a side_effecting flag": lambda args: "side_effecting" in args[1],
+        "no policy": lambda args: args[3] is None,
+    },
+    "06.idempotency": {
+        "equal amounts written differently": lambda pair: str(pair[0][2]) != str(pair[1][2])
+        and "Decimal('2.5')" in str(pair[0][2]) + str(pair[1][2]),
+        "-0 and 0": lambda pair: "Decimal('-0')" in str(pair[0][2]) + str(pair[1][2]),
+        "a Decimal inside a list": lambda pair: "[Decimal(" in str(pair[0][2]) + str(pair[1][2]),
+        "amounts 1E-28 apart": lambda pair: "1.00000000000000000000000000001" in str(pair[0][2])
+        + str(pair[1][2]),
+        "a list and its joined text": lambda pair: {str(pair[0][2]), str(pair[1][2])} == {
+            "{'x': ['a', 'b']}", "{'x': ['a,b']}"},
+        "a delimiter moved between key and value": lambda pair: "'a:b'" in str(pair[0][2]) + str(pair[1][2]),
+    },
+}
+
+
+@pytest.mark.parametrize(("exercise", "edge"), [(e, n) for e, edges in EDGES.items() for n in edges])
+def test_the_generated_inputs_reach_every_edge(exercise: str, edge: str) -> None:
+    from react_course.checks import exercises
+    from react_course.checks.generated import COMPARISONS, generate
+
+    exercises("06")  # loads the lesson's checkers, which register the comparisons
+    assert any(EDGES[exercise][edge](args) for _, args in generate(COMPARISONS[exercise])), edge

@@ -326,3 +326,23 @@ def test_the_generated_failure_gets_the_hint_of_its_fault(exercise: str, name: s
     result = check(exercise, EXERCISES[exercise][1][name][1])
     generated = next(c for c in result.cases if c.name == "agrees with the answer key on generated inputs")
     assert generated.status == "failed" and says in generated.hint, generated
+
+
+EDGES = {
+    "08.total_tokens": {"past 28 digits": lambda args: len(str(total_input_tokens(*args))) > 28,
+                        "no calls": lambda args: args[0] == 0},
+    "08.call_cost": {"a reasoning model with hidden tokens": lambda args: args[4].reasoning and args[3] > 0,
+                     "an unknown price": lambda args: None in (args[4].input, args[4].cached_input,
+                                                               args[4].output)},
+    "08.compress_messages": {"keep_last=0": lambda args: args[2] == 0,
+                             "no user message": lambda args: all(m["role"] != "user" for m in args[0])},
+}
+
+
+@pytest.mark.parametrize(("exercise", "edge"), [(e, n) for e, edges in EDGES.items() for n in edges])
+def test_the_generated_inputs_reach_every_edge(exercise: str, edge: str) -> None:
+    from react_course.checks import exercises
+    from react_course.checks.generated import COMPARISONS, generate
+
+    exercises("08")  # loads the lesson's checkers, which register the comparisons
+    assert any(EDGES[exercise][edge](args) for _, args in generate(COMPARISONS[exercise])), edge

@@ -163,3 +163,27 @@ def test_the_generated_failure_gets_the_hint_of_its_fault():
     result = check("10.uncited_claims", CLAIM_MUTANTS["sentences split at one space only"][1])
     generated = next(c for c in result.cases if c.name == "the answer key on generated answers")
     assert generated.status == "failed" and "line break" in generated.hint, generated
+
+
+EDGES = {
+    "10.uncited_claims": {
+        "a line break between sentences": lambda args: re.search(r"[.!?]\n", args[0]) is not None,
+        "several spaces or a tab between sentences": lambda args: re.search(r"[.!?](  |\t)", args[0])
+        is not None,
+        "a decimal in the answer": lambda args: re.search(r"\d\.\d", args[0]) is not None,
+        "a claim's number inside a decimal observation": lambda args: "62.5" in " ".join(args[1].values())
+        and re.search(r"(?<![\d.])62(?![\d.])", args[0]) is not None,
+        "a citation of a missing step": lambda args: "[4]" in args[0],
+    },
+    "10.page_of": {"a page past the end": lambda args: args[1] > max(1, -(-len(args[0]) // args[2])),
+                   "no rows": lambda args: not args[0], "page 0": lambda args: args[1] == 0},
+}
+
+
+@pytest.mark.parametrize(("exercise", "edge"), [(e, n) for e, edges in EDGES.items() for n in edges])
+def test_the_generated_inputs_reach_every_edge(exercise, edge):
+    from react_course.checks import exercises
+    from react_course.checks.generated import COMPARISONS, generate
+
+    exercises("10")  # loads the lesson's checkers, which register the comparisons
+    assert any(EDGES[exercise][edge](args) for _, args in generate(COMPARISONS[exercise])), edge

@@ -137,3 +137,21 @@ def test_a_loop_that_raises_gets_a_hint_about_its_error_not_the_case() -> None:
     result = check("11.loop_from_memory", MUTANTS["tool_error_crashes"][1])
     first = next(c for c in result.cases if c.status == "failed")
     assert "try/except" in first.hint and "for loop" not in first.hint, first
+
+
+EDGES = {
+    "a thought that says Observation": lambda args: any("The Observation above" in r for r in args[0]),
+    "a model that writes its own observation": lambda args: any("A pen costs 99" in r for r in args[0]),
+    "an unreadable reply": lambda args: "I think the total is 16." in args[0],
+    "a model that ignores the stop": lambda args: args[2],
+    "a limit of 1": lambda args: args[1] == 1,
+}
+
+
+@pytest.mark.parametrize("edge", list(EDGES))
+def test_the_generated_inputs_reach_every_edge(edge: str) -> None:
+    from react_course.checks import exercises
+    from react_course.checks.generated import COMPARISONS, generate
+
+    exercises("11")  # loads the lesson's checkers, which register the comparisons
+    assert any(EDGES[edge](args) for _, args in generate(COMPARISONS["11.loop_from_memory"])), edge

@@ -167,3 +167,29 @@ def test_the_library_read_plan_is_the_key_and_the_hint_follows_the_fault():
     result = check("12.read_plan", PLAN_MUTANTS["one digit only"][1])
     generated = next(c for c in result.cases if c.name.startswith("agrees"))
     assert generated.status == "failed" and "'10.'" in generated.hint, generated
+
+
+EDGES = {
+    "12.read_plan": {
+        "a number of two digits": lambda args: re.search(r"(?m)^\s*[0-9]{2,}\.", args[0]) is not None,
+        "2) or a bullet": lambda args: re.search(r"(?m)^\s*(?:[0-9]+\)|[-*•] )", args[0]) is not None,
+        "a hyphen in a tool": lambda args: "search-web" in args[0],
+        "a leading digit": lambda args: "2nd" in args[0], "an accented tool": lambda args: "café" in args[0],
+        "upper case": lambda args: "GET_ORDER" in args[0],
+        "a leading underscore": lambda args: "_lookup" in args[0],
+        "a space before the colon": lambda args: re.search(r"\w[ \t]+:", args[0]) is not None,
+        "a limit of 0 with calls": lambda args: args[1] == 0 and keys.read_plan(args[0], 9),
+        "more calls than the limit": lambda args: len(keys.read_plan(args[0], 99)) > args[1] > 0,
+    },
+    "12.reflection": {"no calls at the step limit, with parse errors": lambda args: args[0]["end_reason"]
+                      == "step_limit" and not args[0]["calls"] and "parse_error" in args[0]["errors"]},
+}
+
+
+@pytest.mark.parametrize(("exercise", "edge"), [(e, n) for e, edges in EDGES.items() for n in edges])
+def test_the_generated_inputs_reach_every_edge(exercise, edge):
+    from react_course.checks import exercises
+    from react_course.checks.generated import COMPARISONS, generate
+
+    exercises("12")  # loads the lesson's checkers, which register the comparisons
+    assert any(EDGES[exercise][edge](args) for _, args in generate(COMPARISONS[exercise])), edge
