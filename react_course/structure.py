@@ -46,17 +46,19 @@ Tools: {tools}
 
 Question: {question}
 Plan:"""
-PLAN_LINE = re.compile(r"^\s*(?:\d+[.)]\s*)?([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$")
+# A plan line: maybe a number and a dot, a tool (ASCII letters, digits, underscores, not starting
+# with a digit), a colon, the input. Exercise 12.read_plan holds a student's version to the same rules.
+PLAN_LINE = re.compile(r"^\s*(?:[0-9]+\.\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
 
 
 def read_plan(text: str, limit: int = 6) -> list[tuple[str, str]]:
     """The ``tool: input`` lines of a planner's reply, in order, at most ``limit``.
 
-    >>> read_plan("1. search: SpaceX\\nthen the rest\\ncalculate: 2 + 3")
+    >>> read_plan("1. search: SpaceX\\nthen the rest\\n2) search-web: x\\n10. calculate : 2 + 3")
     [('search', 'SpaceX'), ('calculate', '2 + 3')]
     """
     found = [PLAN_LINE.match(line) for line in text.splitlines()]
-    return [(m.group(1), m.group(2)) for m in found if m][:limit]
+    return [(m.group(1), m.group(2)) for m in found if m][:max(0, limit)]
 
 
 class PlannedRun(RunResult):

@@ -6,8 +6,10 @@ Each mutant names the rule of the statement it breaks, and every rule has at lea
 
 import dataclasses
 import difflib
+from decimal import Decimal
 
-from mutation_suite import checker_tests
+import pytest
+from mutation_suite import caught_under, checker_tests
 
 from react_course.checks import check
 from react_course.stopping import RunState, StopRules
@@ -99,8 +101,9 @@ def _should_stop_with(**change):
         for field, reason in reasons.items():
             if field in change.get("skip", ()):
                 continue
+            reached = change.get("reached", lambda count, limit: count >= limit)
             over = getattr(state, field) > limits[field] if field in change.get("strict", ()) else (
-                getattr(state, field) >= limits[field])
+                reached(getattr(state, field), limits[field]))
             if over:
                 return reason
         return change.get("go_on", None)
@@ -364,6 +367,69 @@ PLAN_WAIT_MUTANTS = {
     "overflows on a large attempt": ("with no upper end", _overflowing),
 }
 
+# ------------------------------------------- wrong solutions written from the statements alone
+
+def _remembers_calls(history, seen=[]):  # noqa: B006 - the mistake this wrong solution makes
+    seen.extend(c for c in history if c not in seen)
+    return find_repeat([c for c in seen if c not in history] + list(history)) if history else None
+
+
+def _handover_items(change):
+    """The reference handover with every list item changed by ``change`` first."""
+    return lambda q, d, o, r: handover(q, [change(i) for i in d], [change(i) for i in o], r)
+
+
+def _repr_of_lists(question, done, open_items, reason):
+    did = f"{done}" if done else "nothing was done"
+    todo = f"{open_items}" if open_items else "nothing is open"
+    return f"Stopped: {reason}. Question: {question} Done: {did}. Still open: {todo}."
+
+
+def _format_after_joining(question, done, open_items, reason):
+    did = "; ".join(done) if done else "nothing was done"
+    todo = "; ".join(open_items) if open_items else "nothing is open"
+    text = "Stopped: {}. Question: " + question + " Done: " + did + ". Still open: " + todo + "."
+    return text.format(reason)
+
+
+def _lines_kept(question, done, open_items, reason, lines=[]):  # noqa: B006 - the mistake itself
+    lines.append(f"Stopped: {reason}. Question: {question}")
+    lines.append("Done: " + ("; ".join(done) if done else "nothing was done"))
+    lines.append("Still open: " + ("; ".join(open_items) if open_items else "nothing is open"))
+    return "\n".join(lines)
+
+
+def _no_time_left_is_no_limit(status, attempt, retry_after, remaining, code=None):
+    return plan_wait(status, attempt, retry_after, remaining if remaining else float("inf"), code)
+
+
+SHOULD_STOP_MUTANTS |= {
+    # a share of the cap: at 28 digits a hair under the cap rounds up to 1
+    "each count as a ratio of its limit": ("A limit is reached when the count equals it", _should_stop_with(
+        reached=lambda count, limit: count / limit >= 1 if limit else count >= limit)),
+    "counts compared as floats": ("A limit is reached when the count equals it", _should_stop_with(
+        reached=lambda count, limit: float(count) >= float(limit))),
+    "a threshold of 0 read as no limit": ("A threshold of 0 is a limit too", _should_stop_with(
+        reached=lambda count, limit: bool(limit) and count >= limit)),
+}
+FIND_REPEAT_MUTANTS |= {
+    "a default list remembers earlier histories": ("the **latest** call", _remembers_calls),
+}
+AS_GIVEN = "each list item as it is given"
+HANDOVER_MUTANTS |= {
+    "items stripped": (AS_GIVEN, _handover_items(str.strip)),
+    "items capitalised": (AS_GIVEN, _handover_items(lambda i: i[:1].upper() + i[1:])),
+    "line breaks flattened": (AS_GIVEN, _handover_items(lambda i: " ".join(i.splitlines()))),
+    "items cut to 80 characters": (AS_GIVEN, _handover_items(lambda i: i[:80])),
+    "the lists written with f'{list}'": (AS_GIVEN, _repr_of_lists),
+    ".format() after joining the items": (AS_GIVEN, _format_after_joining),
+    "a default list keeps earlier hand-overs": ("about this run alone", _lines_kept),
+}
+PLAN_WAIT_MUTANTS |= {
+    "no time left read as no limit": (
+        "`None` when the wait would not end before the run's time runs out", _no_time_left_is_no_limit),
+}
+
 EXERCISES = {
     "05.should_stop": (should_stop, SHOULD_STOP_MUTANTS),
     "05.find_repeat": (find_repeat, FIND_REPEAT_MUTANTS),
@@ -388,3 +454,54 @@ def test_a_handover_that_empties_its_lists_does_not_break_the_checker() -> None:
 
     assert check("05.handover", emptying).status == "passed"
     assert check("05.handover", handover).status == "passed"
+
+
+@pytest.mark.parametrize(("exercise", "name"), [(e, n) for e, (_, m) in EXERCISES.items() for n in m])
+def test_each_wrong_solution_is_caught_under_its_rule(exercise: str, name: str) -> None:
+    rule, wrong = EXERCISES[exercise][1][name]
+    assert caught_under(exercise, wrong, rule) == ""
+
+
+@pytest.mark.parametrize(("exercise", "name", "says"), [
+    ("05.handover", "the lists written with f'{list}'", "repr"),
+    ("05.handover", "line breaks flattened", "line breaks"),
+    ("05.handover", "a default list keeps earlier hand-overs", "afresh"),
+    ("05.handover", ".format() after joining the items", "braces"),
+    ("05.should_stop", "each count as a ratio of its limit", "ratio"),
+    ("05.should_stop", "a threshold of 0 read as no limit", "threshold of 0")])
+def test_the_generated_failure_gets_the_hint_of_its_fault(exercise: str, name: str, says: str) -> None:
+    result = check(exercise, EXERCISES[exercise][1][name][1])
+    generated = next(c for c in result.cases if c.name == "agrees with the answer key on generated inputs")
+    assert generated.status == "failed" and says in generated.hint, generated
+
+
+EDGES = {
+    "05.should_stop": {
+        "a threshold of 0": lambda args: 0 in (args[1].max_steps, args[1].max_repeats, args[1].max_cost),
+        "money a hair under its cap": lambda args: 0 < args[1].max_cost - args[0].cost < Decimal("1E-20"),
+        "money a hair over its cap": lambda args: 0 < args[0].cost - args[1].max_cost < Decimal("1E-20"),
+        "a count equal to its limit": lambda args: args[0].steps == args[1].max_steps,
+    },
+    "05.handover": {
+        "an item with outer spaces": lambda args: any(i != i.strip() for i in args[1] + args[2]),
+        "an item with a line break": lambda args: any("\n" in i for i in args[1] + args[2]),
+        "an item with braces": lambda args: any("{" in i for i in args[1] + args[2]),
+        "an item with quotes and a backslash": lambda args: any("\\" in i for i in args[1] + args[2]),
+        "an item of 300 characters": lambda args: any(len(i) > 300 for i in args[1] + args[2]),
+        "nothing done": lambda args: not args[1], "nothing open": lambda args: not args[2],
+    },
+    "05.plan_wait": {
+        "no time left": lambda args: args[3] == 0, "a huge attempt": lambda args: args[1] >= 2000,
+        "a quota 429": lambda args: args[0] == 429 and args[4] == "insufficient_quota",
+        "a Retry-After above the cap": lambda args: (args[2] or 0) > 8,
+    },
+}
+
+
+@pytest.mark.parametrize(("exercise", "edge"), [(e, n) for e, edges in EDGES.items() for n in edges])
+def test_the_generated_inputs_reach_every_edge(exercise: str, edge: str) -> None:
+    from react_course.checks import exercises
+    from react_course.checks.generated import COMPARISONS, generate
+
+    exercises("05")  # loads the lesson's checkers, which register the comparisons
+    assert any(EDGES[exercise][edge](args) for _, args in generate(COMPARISONS[exercise])), edge

@@ -11,7 +11,8 @@ import time
 import uuid
 from decimal import Decimal
 
-from mutation_suite import checker_tests
+import pytest
+from mutation_suite import caught_under, checker_tests
 
 # ------------------------------------------------------------------- references
 
@@ -45,8 +46,16 @@ def _tagged(value):
     if isinstance(value, list):
         return ["list", [_tagged(v) for v in value]]
     if isinstance(value, Decimal):
-        return ["Decimal", str(value.normalize())]
+        return ["Decimal", _amount(value)]
     return [type(value).__name__, value]
+
+
+def _amount(value):
+    """The same text for equal amounts (2.5 and 2.50, -0 and 0), at any number of digits."""
+    sign, digits, exponent = value.as_tuple()
+    text = "".join(map(str, digits))
+    kept = text.rstrip("0")
+    return f"{'-' if sign else ''}{kept}E{exponent + len(text) - len(kept)}" if kept else "0"
 
 
 def idempotency_key(run_id: str, tool: str, arguments: dict) -> str:
@@ -224,6 +233,79 @@ IDEMPOTENCY_MUTANTS = {
                       lambda r, t, a: hashlib.sha256(json.dumps([r, t, a]).encode()).digest()),
 }
 
+# ------------------------------------------- wrong solutions written from the statements alone
+
+def _remembers_ids(arguments, seen, known=set()):  # noqa: B006 - the mistake this solution makes
+    for text in seen:
+        known |= set(re.findall(r"[0-9]{3,}", text))
+    missing = [i for i in re.findall(r"[0-9]{3,}", arguments) if i not in known]
+    return None if not missing else f"Refused: {', '.join(missing)} never appeared."
+
+
+def _keywords(tool, arguments, side_effecting, policy):
+    if not side_effecting:
+        return True
+    try:
+        return policy is not None and policy(tool=tool, arguments=arguments) is True
+    except Exception:
+        return False
+
+
+def _tagged_with(amount):
+    """The reference's canonical form with another way of writing a Decimal."""
+    def tagged(value):
+        if isinstance(value, dict):
+            items = [[json.dumps(tagged(k)), tagged(v)] for k, v in value.items()]
+            return ["dict", sorted(items, key=lambda item: item[0])]
+        if isinstance(value, list):
+            return ["list", [tagged(v) for v in value]]
+        if isinstance(value, Decimal):
+            return ["Decimal", amount(value)]
+        return [type(value).__name__, value]
+    return lambda r, t, a: hashlib.sha256(json.dumps([r, t, tagged(a)]).encode()).hexdigest()[:16]
+
+
+def _top_level_decimals(run_id, tool, arguments):
+    plain = {k: str(v.normalize()) if isinstance(v, Decimal) else v for k, v in arguments.items()}
+    return json.dumps([run_id, tool, sorted(([type(k).__name__, k], [type(v).__name__, v])
+                                            for k, v in plain.items())])
+
+
+def _joined(value):
+    """Texts as they are, containers joined with their delimiters: nothing escapes a delimiter."""
+    if isinstance(value, dict):
+        return "{" + ",".join(sorted(f"{_joined(k)}:{_joined(v)}" for k, v in value.items())) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_joined(v) for v in value) + "]"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Decimal):
+        return f"Decimal:{_amount(value)}"
+    return f"{type(value).__name__}:{value}"
+
+
+PROVENANCE_MUTANTS |= {
+    "a default set remembers earlier ids": ("in the question or in an observation", _remembers_ids),
+}
+GATE_MUTANTS |= {
+    "the policy called with keywords": ("two positional arguments", _keywords),
+    "a read_only flag obeyed": ("counts for nothing", _trusts_flag("read_only")),
+    "a side_effecting flag in the arguments obeyed": (
+        "counts for nothing", lambda t, a, s, p: gate(t, a, s and a.get("side_effecting") is not False, p)),
+}
+EQUAL = "Two `Decimal`s that are equal"
+IDEMPOTENCY_MUTANTS |= {
+    "a Decimal written with str()": (EQUAL, _tagged_with(str)),
+    "a Decimal normalised, its sign kept at 0": (EQUAL, _tagged_with(lambda d: str(d.normalize()))),
+    "a Decimal normalised at 28 digits": (
+        "whatever their number of digits", _tagged_with(lambda d: str(d.normalize()) if d else "0")),
+    "a Decimal as a float": ("whatever their number of digits", _tagged_with(float)),
+    "Decimals handled at the top level only": ("lists and dicts of these", _top_level_decimals),
+    "containers joined with their own delimiters": (
+        "different for a different run, tool or arguments",
+        lambda r, t, a: hashlib.sha256(_joined([r, t, a]).encode()).hexdigest()),
+}
+
 EXERCISES = {
     "06.provenance": (check_ids, PROVENANCE_MUTANTS),
     "06.gate": (gate, GATE_MUTANTS),
@@ -235,3 +317,61 @@ EXERCISES = {
 (test_reference_passes, test_stub_is_not_attempted, test_wrong_solution_fails,
  test_every_rule_has_a_mutant_and_every_mutant_a_rule, test_each_rules_cases_exist,
  ) = checker_tests(EXERCISES, stub)
+
+
+@pytest.mark.parametrize(("exercise", "name"), [(e, n) for e, (_, m) in EXERCISES.items() for n in m])
+def test_each_wrong_solution_is_caught_under_its_rule(exercise: str, name: str) -> None:
+    rule, wrong = EXERCISES[exercise][1][name]
+    assert caught_under(exercise, wrong, rule) == ""
+
+
+@pytest.mark.parametrize(("exercise", "name", "says"), [
+    ("06.gate", "the policy called with keywords", "positional"),
+    ("06.gate", "a read_only flag obeyed", "model's word"),
+    ("06.idempotency", "a Decimal written with str()", "one amount"),
+    ("06.idempotency", "a Decimal as a float", "17"),
+    ("06.idempotency", "containers joined with their own delimiters", "escape"),
+    ("06.idempotency", "Decimals handled at the top level only", "inside")])
+def test_the_generated_failure_gets_the_hint_of_its_fault(exercise: str, name: str, says: str) -> None:
+    from react_course.checks import check
+
+    result = check(exercise, EXERCISES[exercise][1][name][1])
+    generated = next(c for c in result.cases if c.name == "agrees with the answer key on generated inputs")
+    assert generated.status == "failed" and says in generated.hint, generated
+
+
+def test_the_key_gives_equal_amounts_one_key_and_different_amounts_two() -> None:
+    from react_course.checks.lesson06.idempotency import key
+
+    run = ("run-7", "refund")
+    assert key(*run, {"a": [Decimal("-0")]}) == key(*run, {"a": [Decimal("0.00")]})
+    assert key(*run, {"a": Decimal("1." + "0" * 28 + "1")}) != key(*run, {"a": Decimal(1)})
+
+
+EDGES = {
+    "06.gate": {
+        "a read_only flag": lambda args: "read_only" in args[1],
+        "a side_effecting flag": lambda args: "side_effecting" in args[1],
+        "no policy": lambda args: args[3] is None,
+    },
+    "06.idempotency": {
+        "equal amounts written differently": lambda pair: str(pair[0][2]) != str(pair[1][2])
+        and "Decimal('2.5')" in str(pair[0][2]) + str(pair[1][2]),
+        "-0 and 0": lambda pair: "Decimal('-0')" in str(pair[0][2]) + str(pair[1][2]),
+        "a Decimal inside a list": lambda pair: "[Decimal(" in str(pair[0][2]) + str(pair[1][2]),
+        "amounts 1E-28 apart": lambda pair: "1.00000000000000000000000000001" in str(pair[0][2])
+        + str(pair[1][2]),
+        "a list and its joined text": lambda pair: {str(pair[0][2]), str(pair[1][2])} == {
+            "{'x': ['a', 'b']}", "{'x': ['a,b']}"},
+        "a delimiter moved between key and value": lambda pair: "'a:b'" in str(pair[0][2]) + str(pair[1][2]),
+    },
+}
+
+
+@pytest.mark.parametrize(("exercise", "edge"), [(e, n) for e, edges in EDGES.items() for n in edges])
+def test_the_generated_inputs_reach_every_edge(exercise: str, edge: str) -> None:
+    from react_course.checks import exercises
+    from react_course.checks.generated import COMPARISONS, generate
+
+    exercises("06")  # loads the lesson's checkers, which register the comparisons
+    assert any(EDGES[exercise][edge](args) for _, args in generate(COMPARISONS[exercise])), edge

@@ -5,7 +5,8 @@ Each mutant names the rule of the statement it breaks, and every rule has at lea
 
 from decimal import Decimal
 
-from mutation_suite import checker_tests
+import pytest
+from mutation_suite import caught_under, checker_tests
 
 # ------------------------------------------------------------------- references
 
@@ -227,6 +228,61 @@ COMPRESS_MUTANTS = {
     "changes the given list": ("Do not change the list you are given", _in_place),
 }
 
+# ------------------------------------------- wrong solutions written from the statements alone
+
+def _decimal_total(n, prompt, per_step):
+    """Exact-looking, but a Decimal rounds at 28 digits before int() sees it."""
+    return int(Decimal(n) * prompt + Decimal(per_step) * n * (n - 1) / 2)
+
+
+def _reasoning_billed_again(input_tokens, cached_tokens, output_tokens, reasoning_tokens, price):
+    cost = call_cost(input_tokens, cached_tokens, output_tokens, reasoning_tokens, price)
+    if cost is not None and price.reasoning and reasoning_tokens:
+        cost += reasoning_tokens * price.output / 1_000_000
+    return cost
+
+
+def _int_of_the_total(input_tokens, cached_tokens, output_tokens, reasoning_tokens, price):
+    cost = call_cost(input_tokens, cached_tokens, output_tokens, reasoning_tokens, price)
+    return None if cost is None else Decimal(int(cost * 1_000_000)) / 1_000_000
+
+
+def _given_list_when_unchanged(messages, summary, keep_last):
+    result = compress_messages(messages, summary, keep_last)
+    return messages if result == messages else result
+
+
+def _zero_as_every_turn(messages, summary, keep_last):
+    roles = [m["role"] for m in messages]
+    if "user" not in roles:
+        return list(messages)
+    start = roles.index("user") + 1
+    head, turns = messages[:start], _turns(messages[start:])
+    if len(turns) <= keep_last:
+        return list(messages)
+    return [*head, {"role": "user", "content": summary}, *(m for turn in turns[-keep_last:] for m in turn)]
+
+
+def _collects(messages, summary, keep_last, result=[]):  # noqa: B006 - the mistake this solution makes
+    result.extend(compress_messages(messages, summary, keep_last))
+    return result
+
+
+TOTAL_MUTANTS |= {
+    "a Decimal total, then int()": ("exact: not the N²/2 rule of thumb, and no rounding", _decimal_total),
+}
+COST_MUTANTS |= {
+    "a reasoning model's hidden tokens billed again": ("bill them once, as output, and not a second time",
+                                                      _reasoning_billed_again),
+    "int() of the total in millionths": ("No `int()` or `round()`: the result is exact", _int_of_the_total),
+}
+COMPRESS_MUTANTS |= {
+    "the given list returned when nothing changes": ("returns a new list", _given_list_when_unchanged),
+    "a default list collects every result": ("returns a new list", _collects),
+    "keep_last=0 read as every turn": ("then the last `keep_last` turns, unchanged", _zero_as_every_turn),
+}
+
+
 EXERCISES = {
     "08.total_tokens": (total_input_tokens, TOTAL_MUTANTS),
     "08.call_cost": (call_cost, COST_MUTANTS),
@@ -251,3 +307,42 @@ def test_the_library_agrees_with_the_references() -> None:
         theirs = compress_messages(conversation(), SUMMARY, keep)
         assert ours[:2] + ours[3:] == theirs[:2] + theirs[3:]
         assert ours[2]["role"] == "user" and ours[2]["content"].endswith(SUMMARY)
+
+
+@pytest.mark.parametrize(("exercise", "name"), [(e, n) for e, (_, m) in EXERCISES.items() for n in m])
+def test_each_wrong_solution_is_caught_under_its_rule(exercise: str, name: str) -> None:
+    rule, wrong = EXERCISES[exercise][1][name]
+    assert caught_under(exercise, wrong, rule) == ""
+
+
+@pytest.mark.parametrize(("exercise", "name", "says"), [
+    ("08.total_tokens", "a Decimal total, then int()", "28"),
+    ("08.call_cost", "a reasoning model's hidden tokens billed again", "price.reasoning"),
+    ("08.compress_messages", "keep_last=0 read as every turn", "turns[-0:]"),
+    ("08.compress_messages", "keep_last=0 keeps every turn", "must not raise")])
+def test_the_generated_failure_gets_the_hint_of_its_fault(exercise: str, name: str, says: str) -> None:
+    from react_course.checks import check
+
+    result = check(exercise, EXERCISES[exercise][1][name][1])
+    generated = next(c for c in result.cases if c.name == "agrees with the answer key on generated inputs")
+    assert generated.status == "failed" and says in generated.hint, generated
+
+
+EDGES = {
+    "08.total_tokens": {"past 28 digits": lambda args: len(str(total_input_tokens(*args))) > 28,
+                        "no calls": lambda args: args[0] == 0},
+    "08.call_cost": {"a reasoning model with hidden tokens": lambda args: args[4].reasoning and args[3] > 0,
+                     "an unknown price": lambda args: None in (args[4].input, args[4].cached_input,
+                                                               args[4].output)},
+    "08.compress_messages": {"keep_last=0": lambda args: args[2] == 0,
+                             "no user message": lambda args: all(m["role"] != "user" for m in args[0])},
+}
+
+
+@pytest.mark.parametrize(("exercise", "edge"), [(e, n) for e, edges in EDGES.items() for n in edges])
+def test_the_generated_inputs_reach_every_edge(exercise: str, edge: str) -> None:
+    from react_course.checks import exercises
+    from react_course.checks.generated import COMPARISONS, generate
+
+    exercises("08")  # loads the lesson's checkers, which register the comparisons
+    assert any(EDGES[exercise][edge](args) for _, args in generate(COMPARISONS[exercise])), edge

@@ -18,14 +18,15 @@ def not_written(*args, **kwargs):
 
 
 def loop(*, stop=True, cut=True, unknown=True, unreadable=True, raises=True, append_reply=True,
-         count_all=True, limit=True, reason="step_limit", pair=True, cache=False):
+         count_all=True, limit=True, reason="step_limit", pair=True, cache=False, start=None,
+         stop_sent=STOP, cut_at="\nObservation", whole_message=True):
     """A loop from memory with one habit switched off (the keywords say which)."""
 
     def run(question, model, tools, max_steps=6):
-        history, steps, seen = first_prompt(question, tools), 0, {}
+        history, steps, seen = start(question, tools) if start else first_prompt(question, tools), 0, {}
         while not limit or steps < max_steps:
-            reply = model(history, STOP) if stop else model(history)
-            reply = reply.split("\nObservation")[0] if cut else reply
+            reply = model(history, stop_sent) if stop else model(history)
+            reply = reply.split(cut_at)[0] if cut else reply
             step = rc.parse_step(reply)
             steps += 1 if count_all or isinstance(step, rc.Action) else 0
             if isinstance(step, rc.FinalAnswer):
@@ -33,7 +34,7 @@ def loop(*, stop=True, cut=True, unknown=True, unreadable=True, raises=True, app
             if isinstance(step, rc.ParseError):
                 if not unreadable:
                     return "Could not finish: the reply was unreadable", "step_limit"
-                observation = step.message
+                observation = step.message if whole_message else step.message.splitlines()[0]
             elif not unknown and step.tool not in tools:
                 observation = "Error: no such tool."
             elif not raises and step.tool in tools:
@@ -86,6 +87,16 @@ MUTANTS = {
         none_at_limit),
     "caches_repeated_actions": ("each action runs its tool once, even one asked before",
                                 loop(cache=True)),
+    "history_from_the_question_alone": ("Start the history with `first_prompt(question, tools)`",
+                                        loop(start=lambda question, tools: f"Question: {question}")),
+    "history_with_an_extra_line": ("Start the history with `first_prompt(question, tools)`",
+                                   loop(start=lambda question, tools: first_prompt(question, tools) + "\n")),
+    "stop_without_its_newline": ("call `model(history, STOP)` with the stop sequence on every call",
+                                 loop(stop_sent=["Observation"])),
+    "cut_at_the_bare_word": ("cut the reply yourself at the first `\"\\nObservation\"`",
+                             loop(cut_at="Observation")),
+    "first_line_of_the_parse_error": ("a reply that cannot be read becomes the parse error's message",
+                                      loop(whole_message=False)),
 }
 
 EXERCISES = {"11.loop_from_memory": (reference_run, MUTANTS)}
@@ -100,18 +111,47 @@ def test_each_wrong_loop_is_caught_under_its_rule(name: str) -> None:
     assert caught_under("11.loop_from_memory", wrong, rule) == ""
 
 
-def test_the_generated_comparison_shows_the_smallest_difference() -> None:
-    from react_course.checks.lesson11.generated import first_difference, scripts
+def test_the_generated_comparison_is_the_shared_one_with_sixty_scripts() -> None:
+    from react_course.checks.generated import COMPARISONS, generate
+    from react_course.checks.lesson11.generated import COMPARISON
 
-    assert scripts() == scripts(), "the same seed must give the same scripts"
-    assert len(scripts()) == 60, "the statement and the case promise sixty scripts"
-    found = first_difference(loop(cache=True))
-    assert found is not None
-    smaller = [s for s in scripts() if s.size < found[0].size]
-    assert all(first_difference_on(s) for s in smaller)
+    assert COMPARISONS["11.loop_from_memory"] is COMPARISON.comparison
+    assert len(generate(COMPARISON.comparison)) == 60, "the statement promises sixty scripts"
 
 
-def first_difference_on(script) -> bool:
-    from react_course.checks.lesson11.generated import outcome
+@pytest.mark.parametrize(("name", "says"), [
+    ("tool_error_crashes", "try/except"), ("first_line_of_the_parse_error", "all its lines"),
+    ("stop_without_its_newline", "line break"), ("cut_at_the_bare_word", "line break included"),
+    ("history_from_the_question_alone", "first_prompt"), ("caches_repeated_actions", "no cache")])
+def test_the_generated_failure_gets_the_hint_of_its_fault(name: str, says: str) -> None:
+    from react_course.checks import check
 
-    return outcome(loop(cache=True), script) == outcome(reference_run, script)
+    result = check("11.loop_from_memory", MUTANTS[name][1])
+    generated = next(c for c in result.cases if c.name.startswith("the answer key and your loop"))
+    assert generated.status == "failed" and says in generated.hint, generated
+
+
+def test_a_loop_that_raises_gets_a_hint_about_its_error_not_the_case() -> None:
+    from react_course.checks import check
+
+    result = check("11.loop_from_memory", MUTANTS["tool_error_crashes"][1])
+    first = next(c for c in result.cases if c.status == "failed")
+    assert "try/except" in first.hint and "for loop" not in first.hint, first
+
+
+EDGES = {
+    "a thought that says Observation": lambda args: any("The Observation above" in r for r in args[0]),
+    "a model that writes its own observation": lambda args: any("A pen costs 99" in r for r in args[0]),
+    "an unreadable reply": lambda args: "I think the total is 16." in args[0],
+    "a model that ignores the stop": lambda args: args[2],
+    "a limit of 1": lambda args: args[1] == 1,
+}
+
+
+@pytest.mark.parametrize("edge", list(EDGES))
+def test_the_generated_inputs_reach_every_edge(edge: str) -> None:
+    from react_course.checks import exercises
+    from react_course.checks.generated import COMPARISONS, generate
+
+    exercises("11")  # loads the lesson's checkers, which register the comparisons
+    assert any(EDGES[edge](args) for _, args in generate(COMPARISONS["11.loop_from_memory"])), edge

@@ -8,7 +8,9 @@ Four exercises, one module each, in the order the lesson meets them:
 - ``plan_wait.py``, ``05.plan_wait``: how long to wait before retrying a failed model call.
 
 Each module also holds its exercise's answer key and the generated inputs its comparison
-runs on (``checks/generated.py``). Importing this package registers all four exercises.
+runs on (``checks/generated.py``). ``faults.py`` gives a generated failure the hint of the
+fault it shows; lessons 06, 08, 10, 11 and 12 use it too. Importing this package registers all
+four exercises.
 """
 
 from . import find_repeat, handover, plan_wait, should_stop

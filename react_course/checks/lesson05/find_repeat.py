@@ -7,11 +7,13 @@ function judges the latest call against the ones before it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ...stopping import Call
 from .. import exercise
 from ..framework import Case
-from ..generated import Comparison, Draw, call_text, register, same_value
+from ..generated import Comparison, Draw, call_text, same_value
+from .faults import Diagnosed, Fault
 
 GENERATED = "agrees with the answer key on generated inputs"
 RULES = {
@@ -184,8 +186,36 @@ def _history(draw: Draw) -> tuple:
     return (history,)
 
 
-COMPARISON = register(Comparison(
+def _was(kind: str | None, then: str | None) -> Callable[[tuple, Any, Any], bool]:
+    return lambda args, expected, got: expected == kind and got == then
+
+
+FAULTS = (
+    Fault("the **latest** call", "a repeat with nothing to repeat",
+          lambda args, expected, got: len(args[0]) <= 1 and got is not None,
+          "One call (or none) cannot repeat anything: judge only the history given, and keep nothing "
+          "from earlier calls of your function (a default list argument does)."),
+    Fault("the same tool, at most one word added, removed or changed", "a near-repeat missed",
+          _was("near_repeat", None),
+          "The latest call is within one word of an earlier call of the same tool, with the same "
+          "observation: compare words (lower-cased, split on any white space) with an edit distance, "
+          "against every earlier call."),
+    Fault("two words changed is a new call", "progress read as a repeat", _was(None, "near_repeat"),
+          "Here the latest call made progress: two words apart, another tool, or a new observation "
+          "(or an earlier history: judge only the history given)."),
+    Fault("the last four calls take turns, A, B, A, B", "an alternation missed", _was("alternating", None),
+          "The last four calls take turns: the 1st near the 3rd, the 2nd near the 4th, the 1st not "
+          "near the 2nd (observations do not matter here)."),
+    Fault("with A and B different", "an alternation where there is none", _was(None, "alternating"),
+          "Not alternating: check all three conditions on the last four calls, A and B different too."),
+    Fault('Otherwise return `"alternating"`', "the order of the two answers",
+          lambda args, expected, got: {expected, got} == {"near_repeat", "alternating"},
+          "A near-repeat is checked first; 'alternating' only when the latest call is not one."),
+)
+
+COMPARISON = Diagnosed(Comparison(
     "05.find_repeat", key, _history, lambda args, expected, got: same_value(expected, got),
     call_text("find_repeat"),
     hint="Judge only the latest call, against every earlier one; 'near' is a word edit distance of at "
-         "most 1 (words in order, lower-cased, split on whitespace), not shared words or a ratio."))
+         "most 1 (words in order, lower-cased, split on whitespace), not shared words or a ratio."), FAULTS,
+    raised="An empty history has no latest call: return None for it (history[-1] raises IndexError).")

@@ -11,7 +11,8 @@ from typing import Any
 
 from .. import exercise
 from ..framework import Case
-from ..generated import Comparison, Draw, call_text, register
+from ..generated import Comparison, Draw, call_text
+from .faults import Diagnosed, Fault
 
 GENERATED = "agrees with the answer key on generated inputs"
 RULES = {
@@ -150,7 +151,38 @@ def _compare(args: tuple, expected: float | None, got: Any) -> bool | str:
     return _test(expected)(got)
 
 
-COMPARISON = register(Comparison(
+def _backoff(attempt: int) -> float:
+    return 8.0 if attempt > 5 else min(8.0, 0.5 * 2 ** (attempt - 1))
+
+
+def _retried(status: int | None) -> bool:
+    return status is None or status in RETRIED or 500 <= status <= 599
+
+
+FAULTS = (
+    Fault("Every other status is never retried", "a status that is never retried",
+          lambda args, expected, got: not _retried(args[0]) and got is not None,
+          "Only a time-out, 408, 409, 429 and 500 to 599 are retried; every other status returns None."),
+    Fault('a 429 whose `code` is `"insufficient_quota"`', "a quota 429",
+          lambda args, expected, got: args[0] == 429 and args[4] == "insufficient_quota",
+          "A 429 whose code is 'insufficient_quota' is out of credit: return None."),
+    Fault("a time-out (`status=None`), a 408, a 409, a 429 or a 5xx is retried", "a status that is retried",
+          lambda args, expected, got: _retried(args[0]) and expected is not None and got is None
+          and max(_backoff(args[1]), args[2] or 0) < args[3],
+          "This status is retried and the wait fits in the time left: return the wait."),
+    Fault("`None` when the wait would not end before the run's time runs out", "a wait that outlives the run",
+          lambda args, expected, got: _retried(args[0]) and expected is None and got is not None,
+          "A wait of the time left or more returns None (>=, and a time left of 0 is no time at all)."),
+    Fault("never less than the server's `Retry-After`", "the Retry-After",
+          lambda args, expected, got: args[2] is not None and args[2] > _backoff(args[1]),
+          "The server's Retry-After is a floor, above the 8 s cap too; keep it as it is (no int())."),
+    Fault("never more than 8 s", "the back-off", lambda args, expected, got: True,
+          "0.5 * 2 ** (attempt - 1), at most 8 s, without computing a huge power for a large attempt."),
+)
+
+COMPARISON = Diagnosed(Comparison(
     "05.plan_wait", key, _inputs, _compare, call_text("plan_wait"),
     hint="Keep the Retry-After and the time left as they are (no int() or round()); compare the wait "
-         "with the time left using >=; and a large attempt still waits 8 s."))
+         "with the time left using >=; and a large attempt still waits 8 s."), FAULTS,
+    raised="A large attempt: 0.5 * 2 ** (attempt - 1) is too large for a float; cap first (from "
+           "attempt 5 on the wait is 8 s) instead of computing the power.")

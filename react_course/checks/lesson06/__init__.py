@@ -7,7 +7,8 @@ Three exercises, one module each, in the order the lesson meets them:
 - ``idempotency.py``, ``06.idempotency``: a key per side effect that a retry cannot change.
 
 Each module also holds its exercise's answer key and the generated inputs its comparison
-runs on (``checks/generated.py``). Importing this package registers all three exercises.
+runs on (``checks/generated.py``); ``restart.py`` calls a key function twice as if Python had
+restarted in between. Importing this package registers all three exercises.
 """
 
 from . import gate, idempotency, provenance

@@ -7,7 +7,8 @@ from typing import Any
 
 from .. import exercise
 from ..framework import Case
-from ..generated import Comparison, Draw, call_text, register, same_value
+from ..generated import Comparison, Draw, call_text, same_value
+from ..lesson05.faults import Diagnosed, Fault
 
 GENERATED = "agrees with the answer key on generated inputs"
 RULES = {
@@ -19,8 +20,10 @@ RULES = {
         "a side-effecting tool of any name asks the policy"),
     "With no policy, nothing that changes the world runs": ("no policy: refused",),
     "counts for nothing": ("the model's approved flag with a no", "the model's approved flag, no policy",
-                           "a confirm flag with a no", "a flag does not turn a yes into a no"),
+                           "a confirm flag with a no", "a flag does not turn a yes into a no",
+                           "a read_only flag with a no", GENERATED),
     "If the policy raises, the call does not run": ("a policy that raises: refused",),
+    "two positional arguments": ("a policy whose parameters have other names", GENERATED),
 }
 
 REFUND = {"order_id": 88213, "amount": 25}
@@ -55,6 +58,11 @@ def broken(tool: str, arguments: dict) -> bool:
     raise RuntimeError("the approval service is down")
 
 
+def owners_rule(name: str, args: dict, /) -> bool:
+    """A policy written by a tool's owners, who named its parameters their own way."""
+    return name == "refund" and args.get("amount", 0) <= 100
+
+
 @exercise(
     "06.gate",
     "let a side-effecting call run only when code approves it",
@@ -83,6 +91,11 @@ def gate_cases(gate: Callable):
                 "Any flag the model can write counts for nothing.")
     yield _case(gate, "a flag does not turn a yes into a no", "refund", True, {**REFUND, "approved": True},
                 yes, True, "The flag counts for nothing either way: the policy's yes decides.")
+    yield _case(gate, "a read_only flag with a no", "refund", True, {**REFUND, "read_only": True}, no, False,
+                "side_effecting is the program's word; a read_only flag in the arguments is the model's.")
+    yield _case(gate, "a policy whose parameters have other names", "refund", True, REFUND, owners_rule,
+                True, "Call policy(tool, arguments) with two positional arguments: its owners may name "
+                "the parameters as they like (name, args), so keywords tool= and arguments= fail.")
     yield _case(gate, "a side-effecting tool of any name asks the policy", "close_account", True,
                 {"customer_id": 4417}, no, False,
                 "Decide by side_effecting, not by a list of tool names you know.")
@@ -122,7 +135,7 @@ class Policy:
     def __init__(self, name: str, answer: Any) -> None:
         self.name, self.answer = name, answer
 
-    def __call__(self, tool: str, arguments: dict) -> Any:
+    def __call__(self, tool: str, arguments: dict, /) -> Any:  # positional, as the statement calls it
         answer = self.answer(tool, arguments) if callable(self.answer) else self.answer
         if isinstance(answer, BaseException):
             raise answer
@@ -139,7 +152,8 @@ POLICIES = (Policy("yes", True), Policy("no", False), None,
             Policy("raises ValueError", ValueError("service down")),
             Policy("small refunds only", lambda tool, args: args.get("amount", 0) <= 100),
             Policy("says 'refund' only", lambda tool, args: tool == "refund"))
-FLAGS = ({}, {"approved": True}, {"confirm": "yes"}, {"approved": False})
+FLAGS = ({}, {"approved": True}, {"confirm": "yes"}, {"approved": False}, {"read_only": True},
+         {"side_effecting": False}, {"approved": "true"})
 
 
 def _inputs(draw: Draw) -> tuple:
@@ -149,7 +163,25 @@ def _inputs(draw: Draw) -> tuple:
     return tool, arguments, draw.boolean(), draw.pick(POLICIES)
 
 
-COMPARISON = register(Comparison(
+def _flagged(args: tuple, expected: Any, got: Any) -> bool:
+    return got is True and any(flag in args[1] for flag in ("approved", "confirm", "read_only",
+                                                              "side_effecting"))
+
+
+FAULTS = (
+    Fault("counts for nothing", "a flag in the arguments", _flagged,
+          "A flag in the arguments (approved, confirm, read_only, side_effecting) is the model's word: "
+          "decide by the side_effecting argument and the policy's answer only."),
+    Fault("two positional arguments", "a policy that refused to be called", lambda args, e, got: e is True,
+          "Call policy(tool, arguments) with two positional arguments, and approve only on True itself."),
+    Fault("anything else it returns (a text that gives the reason, `1`, `None`) refuses",
+          "an answer not True",
+          lambda args, expected, got: got is True and expected is False and args[2],
+          "Only an answer that is True itself approves (`is True`, not bool() of it)."),
+)
+
+COMPARISON = Diagnosed(Comparison(
     "06.gate", key, _inputs, lambda args, expected, got: same_value(expected, got), call_text("gate"),
     hint="Only an answer that is True itself approves (`is True`, not bool() of it): a text such as "
-         "'refused: over 100' is a refusal with its reason. A policy that raises refuses too."))
+         "'refused: over 100' is a refusal with its reason. A policy that raises refuses too."), FAULTS,
+    raised="gate must not raise: a policy that raises means the call does not run.")

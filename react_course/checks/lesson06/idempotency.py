@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import builtins
-import contextlib
 import hashlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
 from .. import exercise
 from ..framework import Case, Shown
-from ..generated import Comparison, Draw, register
+from ..generated import Comparison, Draw
+from ..lesson05.faults import Diagnosed, Fault
+from .restart import first_then_retry
 
 GENERATED = "agrees with the answer key on generated inputs"
 RULES = {
@@ -25,8 +25,11 @@ RULES = {
         "the same value under another name, another key", GENERATED),
     "`25` and `\"25\"` are different arguments": ("a number is not its text", GENERATED),
     "a `Decimal` amount": ("a Decimal amount and mixed keys", GENERATED),
+    "Two `Decimal`s that are equal": ("2.5 and 2.50 are one amount", "-0 and 0 are one amount", GENERATED),
+    "whatever their number of digits": ("amounts that differ in the 30th digit", GENERATED),
+    "lists and dicts of these": ("a Decimal inside a list", GENERATED),
     "a non-empty text": ("the key is text",),
-    "Python's `hash()` of a text": ("the key does not come from hash()",),
+    "Python's `hash()` of a text": ("the key does not come from hash()", GENERATED),
 }
 
 
@@ -107,7 +110,36 @@ def idempotency_cases(key: Callable):
                ("run-7", "refund", {1: "x", "amount": Decimal("25.50")}), True,
                "json.dumps cannot write a Decimal, and sort_keys cannot sort 1 and 'amount' together: "
                "write each part as text yourself.")
+    yield case("2.5 and 2.50 are one amount", ("run-7", "refund", {"amount": Decimal("2.5")}),
+               ("run-7", "refund", {"amount": Decimal("2.50")}), True,
+               "Equal Decimals are the same amount: str(Decimal('2.50')) is '2.50'; write a form that "
+               "equal amounts share.")
+    yield case("-0 and 0 are one amount", ("run-7", "refund", {"amount": Decimal("-0")}),
+               ("run-7", "refund", {"amount": Decimal("0.00")}), True,
+               "Decimal('-0') == Decimal('0'), but normalize() keeps the sign: zero needs one form.")
+    thirty = Decimal("1." + "0" * 28 + "1")
+    yield case("amounts that differ in the 30th digit", ("run-7", "refund", {"amount": thirty}),
+               ("run-7", "refund", {"amount": Decimal(1)}), False,
+               "Different amounts, different keys, at any number of digits: normalize() and float() "
+               "round to 28 and 17 digits.")
+    yield case("a Decimal inside a list", ("run-7", "refund", {"amounts": [Decimal("2.5"), "x"]}),
+               ("run-7", "refund", {"amounts": [Decimal("2.50"), "x"]}), True,
+               "A Decimal may sit inside a list or a dict: write every value the same way, at any depth.")
     yield COMPARISON.case(key)
+
+
+def amount(value: Decimal) -> str:
+    """One text for equal amounts (2.5 and 2.50, -0 and 0), exact at any number of digits.
+
+    >>> amount(Decimal("2.50")), amount(Decimal("-0.00")), amount(Decimal("1E+2")) == amount(Decimal(100))
+    ('25E-1', '0', True)
+    """
+    if not value.is_finite():
+        return str(value)
+    sign, digits, exponent = value.as_tuple()
+    text = "".join(map(str, digits))
+    kept = text.rstrip("0")
+    return f"{'-' if sign else ''}{kept}E{int(exponent) + len(text) - len(kept)}" if kept else "0"
 
 
 def canonical(value: Any) -> str:
@@ -123,7 +155,7 @@ def canonical(value: Any) -> str:
     if isinstance(value, list | tuple):
         return "[" + ",".join(canonical(item) for item in value) + "]"
     if isinstance(value, Decimal):
-        return f"Decimal({value.normalize()})"
+        return f"Decimal({amount(value)})"
     kind = next((t for t in (bool, int, float, str) if isinstance(value, t)), type(value))
     return f"{kind.__name__}({kind.__repr__(value)})"
 
@@ -141,51 +173,21 @@ def same_action(a: tuple, b: tuple) -> Shown:
     return SAME if canonical(list(a)) == canonical(list(b)) else OTHER
 
 
-class _Salted(str):
-    """A text whose hash() changes with ``epoch``, as Python's does from one process to the next."""
-
-    __slots__ = ()
-    epoch = 0
-
-    def __hash__(self) -> int:
-        return hash((_Salted.epoch, str(self)))
-
-
-def _salted(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {_salted(k): _salted(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return type(value)(_salted(item) for item in value)
-    return _Salted(value) if type(value) is str else value
-
-
-@contextlib.contextmanager
-def _restarted(epoch: int) -> Iterator[None]:
-    """As if Python had restarted: texts hash differently, and so does ``hash()`` of anything.
-
-    Only calls of the name ``hash`` see the salted builtin (dicts and sets hash in C, untouched),
-    and only while the student's function runs.
-    """
-    real = builtins.hash
-    _Salted.epoch = epoch
-    builtins.hash = lambda value: real((epoch, value))
-    try:
-        yield
-    finally:
-        builtins.hash, _Salted.epoch = real, 0
-
-
-def _first_then_retry(student: Callable, pair: tuple) -> tuple:
-    """Call for the first attempt, then, as after a restart of Python, for the second."""
-    keys = []
-    for epoch, action in enumerate(pair):
-        with _restarted(epoch):
-            keys.append(student(*_salted(action)))
-    return tuple(keys)
-
-
 VALUES = (25, "25", Decimal("25.50"), "25.50", None, "None", True, "true", 0, "", "Zürich ✓",
-          [1, 2], [2, 1], {"a": 1}, "a|b", 88213, -1, 10**30)
+          [1, 2], [2, 1], {"a": 1}, "a|b", 88213, -1, 10**30, Decimal("-0"), Decimal("1E+1"),
+          Decimal("1." + "0" * 28 + "1"), [Decimal("2.5"), "x"], {"n": Decimal("0.10")}, "a,b", "b:c",
+          ["a", "b"], ["a,b"], "[1, 2]", '"quoted"', "back\\slash")
+# Pairs that look alike: equal amounts written differently (one action), and different actions
+# that a text without escapes or types would write the same way.
+LOOKALIKES = (
+    ({"x": Decimal("2.5")}, {"x": Decimal("2.50")}), ({"x": [Decimal("-0")]}, {"x": [Decimal("0.00")]}),
+    ({"x": Decimal("1E+1")}, {"x": Decimal("10")}),
+    ({"x": {"y": Decimal("7")}}, {"x": {"y": Decimal("7.0")}}),
+    ({"x": Decimal("1." + "0" * 28 + "1")}, {"x": Decimal("1")}), ({"x": ["a", "b"]}, {"x": ["a,b"]}),
+    ({"a": "b:c"}, {"a:b": "c"}), ({"x": [["a"], "b"]}, {"x": ["a", ["b"]]}),
+    ({"x": "[1, 2]"}, {"x": [1, 2]}), ({"x": "a", "y": "b"}, {"x": "a,y:b"}), ({1: "x"}, {"1": "x"}),
+    ({"x": None}, {"x": "None"}),
+)
 NAMES = ("order_id", "amount", "note", "a", "b", "ab", 1, "1", "", "ключ")
 
 
@@ -215,8 +217,12 @@ def _changed(draw: Draw, action: tuple) -> tuple:
 
 
 def _inputs(draw: Draw) -> tuple:
-    first = (draw.pick(("run-7", "r", "运行-1")), draw.pick(("refund", "efund", "send_email")),
-             _arguments(draw))
+    run_id, tool = draw.pick(("run-7", "r", "运行-1")), draw.pick(("refund", "efund", "send_email"))
+    if draw.below(4) == 3:  # a look-alike pair, either way round
+        pair = draw.pick(LOOKALIKES)
+        first, second = pair if draw.boolean() else pair[::-1]
+        return (run_id, tool, first), (run_id, tool, second)
+    first = (run_id, tool, _arguments(draw))
     return first, _changed(draw, first)
 
 
@@ -229,9 +235,44 @@ def _compare(pair: tuple, same: Shown, got: Any) -> bool | str:
     return first != second or "two different actions got the same key"
 
 
-COMPARISON = register(Comparison(
+def _decimals(value: Any) -> list[Decimal]:
+    if isinstance(value, dict):
+        return [d for k, v in value.items() for d in (*_decimals(k), *_decimals(v))]
+    if isinstance(value, list | tuple):
+        return [d for item in value for d in _decimals(item)]
+    return [value] if isinstance(value, Decimal) else []
+
+
+def _amounts(pair: tuple) -> list[Decimal]:
+    return _decimals(pair[0][2]) + _decimals(pair[1][2])
+
+
+FAULTS = (
+    Fault("Two `Decimal`s that are equal", "equal amounts written differently",
+          lambda pair, same, got: same == SAME and bool(_amounts(pair)),
+          "Equal Decimals (2.5 and 2.50, -0 and 0, 1E+1 and 10) are one amount: give them one form "
+          "(strip the trailing zeros of the digits yourself; normalize() keeps -0's sign)."),
+    Fault("whatever their number of digits", "amounts that differ far down",
+          lambda pair, same, got: same == OTHER and any(len(d.as_tuple().digits) > 17
+                                                        for d in _amounts(pair)),
+          "Different amounts need different keys at any number of digits: float() keeps 17 and "
+          "normalize() 28."),
+    Fault("different for a different run, tool or arguments", "two actions written alike",
+          lambda pair, same, got: same == OTHER,
+          "Two different actions came out as one text: mark each value's type and escape texts "
+          "(repr or json.dumps of each text) so that no text can look like a list, a dict or a "
+          "delimiter."),
+    Fault("whatever the order of the arguments' keys", "one action rebuilt",
+          lambda pair, same, got: same == SAME,
+          "The same action, rebuilt (its keys in another order, after a restart), got another key: "
+          "sort the items, and use no hash()."),
+)
+
+COMPARISON = Diagnosed(Comparison(
     "06.idempotency", same_action, _inputs, _compare,
     lambda pair: f"idempotency_key{pair[0]!r}, then after a restart idempotency_key{pair[1]!r}",
-    call=_first_then_retry,
+    call=first_then_retry,
     hint="Write every part into one text that keeps the types (25 is not '25', 1 is not '1') and "
-         "the boundaries between parts; no hash(), which changes when Python restarts."))
+         "the boundaries between parts; no hash(), which changes when Python restarts."), FAULTS,
+    raised="idempotency_key must not raise on any arguments the statement allows: a Decimal inside "
+           "a list or a dict, keys that are texts and whole numbers together.")

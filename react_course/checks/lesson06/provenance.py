@@ -9,7 +9,8 @@ from typing import Any
 
 from .. import exercise
 from ..framework import Case
-from ..generated import Comparison, Draw, call_text, register
+from ..generated import Comparison, Draw, call_text
+from ..lesson05.faults import Diagnosed, Fault
 
 GENERATED = "agrees with the answer key on generated inputs"
 RULES = {
@@ -18,7 +19,7 @@ RULES = {
     "whatever key of a JSON object it sits under": ("an id under any key", GENERATED),
     "as a whole number": ("8821 is not 88213", "88213 is not 8821"),
     "in the question or in an observation": ("an id from the question", "an id from an observation",
-                                             "an id from an earlier observation"),
+                                             "an id from an earlier observation", GENERATED),
     "every id in the arguments": ("the second id is invented", GENERATED),
     "Return `None` when every id was seen": (
         "an id from the question", "an id from an observation", "a quantity of 2 is not an id"),
@@ -135,7 +136,28 @@ def _compare(args: tuple, expected: str | None, got: Any) -> bool | str:
     return not absent or f"the refusal should name {absent} (as whole numbers)"
 
 
-COMPARISON = register(Comparison(
+def _has(pattern: str, where: int = 0) -> Callable[[tuple, Any, Any], bool]:
+    def found(args: tuple, expected: Any, got: Any) -> bool:
+        texts = [args[0]] if where == 0 else list(args[1])
+        return any(re.search(pattern, text) for text in texts)
+    return found
+
+
+FAULTS = (
+    Fault("ASCII digits", "digits of another script", _has(r"[^\x00-\x7f]", 0),
+          "Only ASCII digits make an id: [0-9]{3,}, not \\d, which also matches ٣ and ８."),
+    Fault("as a whole number", "an id inside a longer number", _has(r"[0-9]{3,}", 1),
+          "Compare whole ids: collect the ids of each text with the same pattern and look each "
+          "argument id up among them; never `id in text` (8821 is inside 88213)."),
+    Fault("whatever key of a JSON object it sits under", "an id under a key or in a list",
+          _has(r"^\{", 0), "Read the ids from the whole arguments text, whatever key or list they sit in."),
+    Fault("names each id that was never seen", "the refusal",
+          lambda args, expected, got: expected is not None,
+          "Name every unseen id in the refusal, as whole numbers; return None only when all were seen."),
+)
+
+COMPARISON = Diagnosed(Comparison(
     "06.provenance", key, _inputs, _compare, call_text("check_ids"),
     hint="Find every id in the whole arguments text, whatever key it sits under, as whole runs of "
-         "ASCII digits ([0-9]{3,}, not \\d, which also matches other scripts' digits)."))
+         "ASCII digits ([0-9]{3,}, not \\d, which also matches other scripts' digits)."), FAULTS,
+    raised="check_ids must not raise on any text: plain text and JSON alike.")

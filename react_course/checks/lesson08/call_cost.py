@@ -9,7 +9,8 @@ from typing import Any
 from ...cost import Price
 from .. import exercise
 from ..framework import Case
-from ..generated import Comparison, Draw, register
+from ..generated import Comparison, Draw
+from ..lesson05.faults import Diagnosed, Fault
 
 GENERATED = "agrees with the answer key on generated inputs"
 RULES = {
@@ -17,6 +18,8 @@ RULES = {
         "no cache", "half the input cached", "all the input cached"),
     "bill them once, at the cached price": ("half the input cached", "all the input cached"),
     "are part of `output_tokens`": ("a reasoning model's hidden tokens", GENERATED),
+    "bill them once, as output, and not a second time": (
+        "a reasoning model's hidden tokens", "a reasoning model bills its hidden tokens once", GENERATED),
     "one known price is enough for a call that needs only it": (
         "input only, the other prices unknown", GENERATED),
     "money is a `Decimal`, never a `float`": ("the cost is a Decimal", "cents add up exactly", GENERATED),
@@ -33,6 +36,8 @@ MINI = Price("gpt-4o-mini", "2025-06-01", Decimal("0.15"), Decimal("0.075"), Dec
 NO_CACHE = Price("a-local-server", "2025-06-01", Decimal("0.20"), None, Decimal("0.80"))
 INPUT_ONLY = Price("an-embedding-model", "2025-06-01", Decimal("0.02"), None, None)
 NO_OUTPUT = Price("a-new-model", "2025-06-01", Decimal("1.00"), Decimal("0.50"), None)
+REASONER = Price("a-reasoning-model", "2025-06-01", Decimal("2.00"), Decimal("0.50"), Decimal("8.00"),
+                 reasoning=True)
 
 
 def reference(input_tokens: int, cached_tokens: int, output_tokens: int, reasoning_tokens: int,
@@ -85,6 +90,10 @@ def call_cost_cases(call_cost: Callable):
     yield _case(call_cost, "a reasoning model's hidden tokens", (5_000, 0, 3_000, 2_700, GPT_4O),
                 "The 3,000 output tokens include the 2,700 hidden ones: bill 3,000 at the output price, "
                 "once.")
+    yield _case(call_cost, "a reasoning model bills its hidden tokens once",
+                (4_000, 1_000, 2_500, 2_000, REASONER),
+                "price.reasoning says the model reasons; its 2,000 hidden tokens are already among the "
+                "2,500 output tokens: bill 2,500 at the output price, once.")
     yield _case(call_cost, "the cost is a Decimal", (1_000, 0, 100, 0, MINI),
                 "Keep every step a Decimal: int * Decimal / int is a Decimal.")
     yield _case(call_cost, "no float on the way", (1_234, 0, 567, 0, MINI),
@@ -114,18 +123,59 @@ def _tokens(draw: Draw, most: int) -> int:
 
 
 def _inputs(draw: Draw) -> tuple:
-    price = Price("generated", "2025-06-01", draw.pick(RATES), draw.pick(RATES), draw.pick(RATES))
+    price = Price("generated", "2025-06-01", draw.pick(RATES), draw.pick(RATES), draw.pick(RATES),
+                  reasoning=draw.boolean())
     input_tokens, output_tokens = _tokens(draw, 10**9), _tokens(draw, 10**9)
     return (input_tokens, _tokens(draw, input_tokens), output_tokens, _tokens(draw, output_tokens), price)
 
 
 def _show(args: tuple) -> str:
     *tokens, price = args
-    rates = f"Price(input={price.input}, cached_input={price.cached_input}, output={price.output})"
+    rates = (f"Price(input={price.input}, cached_input={price.cached_input}, output={price.output}, "
+             f"reasoning={price.reasoning})")
     return f"call_cost({', '.join(map(str, tokens))}, {rates})"
 
 
-COMPARISON = register(Comparison(
+def _larger(args: tuple, expected: Any, got: Any) -> bool:
+    return expected is not None and isinstance(got, Decimal) and args[3] > 0 and got > expected
+
+
+FAULTS = (
+    Fault("makes the cost `None`, never a guess", "an unknown price",
+          lambda args, expected, got: (expected is None) != (got is None),
+          "Return None exactly when a part with tokens has a None price; a None price whose part has "
+          "no tokens does not matter."),
+    Fault("money is a `Decimal`, never a `float`", "a float", lambda args, e, got: isinstance(got, float),
+          "Money is a Decimal: ints times Decimal prices, divided by 1_000_000."),
+    Fault("bill them once, as output, and not a second time", "hidden tokens billed twice", _larger,
+          "The reasoning tokens are already among output_tokens, for a reasoning model too "
+          "(price.reasoning): bill output_tokens once at the output price, nothing more."),
+    Fault("No `int()` or `round()`: the result is exact", "a cost cut short",
+          lambda args, expected, got: isinstance(got, Decimal) and got < expected,
+          "Less than the exact cost: no int(), round() or quantize() on the way."),
+)
+
+def _per_token(args: tuple, expected: Any, got: Any) -> bool:
+    return isinstance(got, Decimal) and bool(expected) and got == expected * 1_000_000
+
+
+def _float_sized(args: tuple, expected: Any, got: Any) -> bool:
+    return isinstance(got, Decimal) and expected is not None and got != expected and \
+        abs(got - expected) <= abs(expected) * Decimal("1e-12")
+
+
+FAULTS += (
+    Fault("money is a `Decimal`, never a `float`", "prices per token", _per_token,
+          "Prices are per million tokens: divide by 1_000_000."),
+    Fault("build no float on the way", "a float on the way", _float_sized,
+          "Right but for its last digits, as a float on the way makes it: keep ints and Decimals only."),
+    Fault("bill them once, at the cached price", "cached tokens",
+          lambda args, expected, got: args[1] > 0,
+          "The cached tokens are part of input_tokens: bill (input - cached) at price.input and "
+          "cached at price.cached_input, each once."),
+)
+
+COMPARISON = Diagnosed(Comparison(
     "08.call_cost", reference, _inputs, lambda args, expected, got: _exact(expected)(got), _show,
     hint="Each part at its own price, a price needed only when its part has tokens; reasoning tokens "
-         "are already in output_tokens; ints times Decimals, no float, no int() or round()."))
+         "are already in output_tokens; ints times Decimals, no float, no int() or round()."), FAULTS)

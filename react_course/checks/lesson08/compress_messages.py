@@ -14,7 +14,8 @@ from typing import Any
 from ...context import tool_pairs_intact
 from .. import exercise
 from ..framework import Case, describe
-from ..generated import Comparison, Draw, register, same_value
+from ..generated import Comparison, Draw, same_value
+from ..lesson05.faults import Diagnosed, Fault
 
 GENERATED = "agrees with the answer key on generated inputs"
 RULES = {
@@ -32,6 +33,7 @@ RULES = {
                             GENERATED),
     "comes back unchanged (no summary)": ("a short conversation is unchanged",),
     "Do not change the list you are given": ("the given list is not changed",),
+    "returns a new list": ("a new list, even when nothing changes", GENERATED),
 }
 
 SUMMARY = "Findings: order 5101 owes 60 INR; order 5102 owes 30 INR. Failed attempts: none."
@@ -146,10 +148,22 @@ def compress_cases(compress_messages: Callable):
                expected=[SYSTEM, *TURNS[2]], given="compress_messages([system, assistant], SUMMARY, 0)",
                hint="Without a question there is nothing to pin and nothing to summarise.")
     yield COMPARISON.case(compress_messages)
+    yield Case("a new list, even when nothing changes", lambda: _a_new_list(compress_messages),
+               test=lambda verdict: verdict, show=lambda _: "the list it was given",
+               given="messages = conversation(turns=2); "
+               "compress_messages(messages, SUMMARY, 2) is not messages",
+               hint="Return list(messages) when nothing changes: a caller who appends to the result "
+                    "must not change the conversation it passed in.")
     yield Case("the given list is not changed", lambda: _unchanged(compress_messages), expected=True,
                given="messages = conversation(); compress_messages(messages, SUMMARY, 1); "
                      "messages == conversation()",
                hint="Build and return a new list.")
+
+
+def _a_new_list(compress_messages: Callable) -> bool | str:
+    messages = conversation(turns=2)
+    got = compress_messages(messages, SUMMARY, 2)
+    return got is not messages or "the list you were given came back: return a new list (list(messages))"
 
 
 def _unchanged(compress_messages: Callable) -> bool:
@@ -205,9 +219,58 @@ def _compare(args: tuple, expected: list, got: Any) -> bool | str:
             f"{[m['role'] for m in expected]}); the first difference is message {where}")
 
 
-COMPARISON = register(Comparison(
+def _no_user(args: tuple, expected: Any, got: Any) -> bool:
+    return not any(m["role"] == "user" for m in args[0])
+
+
+def _later_system(args: tuple, expected: Any, got: Any) -> bool:
+    roles = [m["role"] for m in args[0]]
+    return "user" in roles and "system" in roles[roles.index("user"):]
+
+
+FAULTS = (
+    Fault("A conversation with no user message", "no user message", _no_user,
+          "No user message, no question to keep: return the messages unchanged, in a new list."),
+    Fault("then the last `keep_last` turns, unchanged", "keep_last=0",
+          lambda args, expected, got: args[2] == 0,
+          "keep_last=0 keeps no turn: turns[-0:] is every turn; slice with turns[len(turns) - keep_last:]."),
+    Fault("a system message later in the conversation is a turn like any other", "a later system message",
+          _later_system,
+          "Pin only what comes up to the first user message; a later system message is a turn."),
+    Fault("never separate them", "a turn with tool calls",
+          lambda args, expected, got: any(m["role"] == "tool" for m in args[0]),
+          "An assistant message with tool_calls and the tool messages after it are one turn: count "
+          "and keep them together."),
+)
+
+def _head(messages: list) -> list:
+    roles = [m.get("role") if isinstance(m, dict) else None for m in messages]
+    return messages[:roles.index("user") + 1] if "user" in roles else []
+
+
+def _short(args: tuple, expected: Any, got: Any) -> bool:
+    return expected == args[0] and got != expected
+
+
+FAULTS += (
+    Fault("comes back unchanged (no summary)", "a conversation short enough", _short,
+          "With keep_last turns or fewer after the question there is nothing to summarise: return "
+          "the messages unchanged (in a new list)."),
+    Fault("keep every message before the first user message (the system messages) and the first user "
+          "message (the question) at the start", "the head",
+          lambda args, expected, got: _head(got) != _head(expected),
+          "Keep every message up to and including the first user message, as it is, at the start."),
+    Fault("returns a new list", "messages from an earlier call",
+          lambda args, expected, got: len(got) > len(args[0]) + 1,
+          "More messages than the conversation holds: build a new list each call (a default list "
+          "argument keeps what earlier calls put in it)."),
+)
+
+COMPARISON = Diagnosed(Comparison(
     "08.compress_messages", key, _inputs, _compare,
     lambda args: (f"compress_messages({describe([m['role'] for m in args[0]])} (the roles), "
                   f"{args[1]!r}, keep_last={args[2]})"),
     hint="Pin only what comes up to the first user message; group the rest into turns (tool messages "
-         "join the turn before); keep the last keep_last whole turns, all of them."))
+         "join the turn before); keep the last keep_last whole turns, all of them."), FAULTS,
+    raised="compress_messages must not raise: a conversation with no user message, or with keep_last "
+           "turns or fewer, comes back unchanged (in a new list).")

@@ -13,7 +13,8 @@ from typing import Any
 
 from .. import exercise
 from ..framework import Case
-from ..generated import Comparison, Draw, call_text, register, same_value
+from ..generated import Comparison, Draw, call_text, same_value
+from ..lesson05.faults import Diagnosed, Fault
 
 GENERATED = "agrees with the answer key on generated inputs"
 RULES = {
@@ -22,9 +23,10 @@ RULES = {
     "call 1 reads no steps": ("one call reads the prompt only", "two calls"),
     "call k also resends the k − 1 earlier steps": (
         "ten calls of 850-token steps", "15 steps of 1,000, no fixed prompt", "200 calls"),
-    "Return a whole number (an `int`)": ("the answer is an int",),
+    "Return a whole number (an `int`)": ("the answer is an int", GENERATED),
     "exact: not the N²/2 rule of thumb, and no rounding": (
-        "two million calls, exactly", "15 steps of 1,000, no fixed prompt", GENERATED),
+        "two million calls, exactly", "15 steps of 1,000, no fixed prompt", "a total of 42 digits",
+        GENERATED),
     "`n` is 0 or more": ("no calls send nothing", GENERATED),
 }
 
@@ -76,6 +78,11 @@ def total_tokens_cases(total_input_tokens: Callable):
                given=f"total_input_tokens(n={n}, prompt={prompt}, per_step={per_step})",
                hint="Past 2**53 a float cannot hold every whole number: int(x / 2) is already rounded. "
                     "Keep to ints: n * (n - 1) // 2.")
+    yield Case("a total of 42 digits", lambda: total_input_tokens(10**15, 10**12, 10**12),
+               expected=key(10**15, 10**12, 10**12),
+               given="total_input_tokens(n=10**15, prompt=10**12, per_step=10**12)",
+               hint="A Decimal keeps 28 digits and a float 17: int() of either is already rounded. "
+                    "Keep to ints: n * (n - 1) // 2.")
     yield Case("the answer is an int", lambda: total_input_tokens(12, 300, 190), test=_is_int,
                given="total_input_tokens(n=12, prompt=300, per_step=190)",
                hint="Dividing with / gives a float even when the result is whole; use //.")
@@ -89,14 +96,31 @@ def key(n: int, prompt: int, per_step: int) -> int:
 
 
 def _size(draw: Draw, big: int) -> int:
-    return draw.pick((0, 1, 2, 3, 7, 850, 1_000, 4_505, 123_457, big, big + 1))
+    """A count: small, at the edges, or very large (past a float's 17 digits and a Decimal's 28)."""
+    return draw.pick((0, 1, 2, 3, 7, 850, 1_000, 4_505, 123_457, big, big + 1, 10**15 + 3, 10**21 + 9))
 
 
 def _inputs(draw: Draw) -> tuple:
     return _size(draw, 10**9 + 7), _size(draw, 10**6 + 3), _size(draw, 10**5 + 1)
 
 
-COMPARISON = register(Comparison(
+def _close(args: tuple, expected: Any, got: Any) -> bool:
+    return isinstance(got, int | float) and not isinstance(got, bool) and got != expected and \
+        abs(got - expected) <= abs(expected) * 1e-15 + 1
+
+
+FAULTS = (
+    Fault("Return a whole number (an `int`)", "not an int", lambda args, e, got: type(got) is not int,
+          "Return an int: / gives a float even when the result is whole; use //."),
+    Fault("exact: not the N²/2 rule of thumb, and no rounding", "a total rounded far down", _close,
+          "Right but for its last digits: a float keeps 17 digits and a Decimal 28, so int() of either "
+          "is already rounded. Keep to ints: n * prompt + per_step * (n * (n - 1) // 2)."),
+    Fault("`n` is 0 or more", "no calls", lambda args, e, got: args[0] == 0,
+          "0 calls send 0 tokens."),
+)
+
+COMPARISON = Diagnosed(Comparison(
     "08.total_tokens", key, _inputs, lambda args, expected, got: same_value(expected, got),
     call_text("total_input_tokens"),
-    hint="Ints all the way: n * (n - 1) is even, so // 2 is exact; a float on the way is off past 2**53."))
+    hint="Ints all the way: n * (n - 1) is even, so // 2 is exact; a float on the way is off past 2**53."),
+    FAULTS)

@@ -7,48 +7,53 @@ page out of range answered with an empty page instead of the valid range.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from .. import exercise, hidden_cases
 from ..framework import Case
-from ..generated import Comparison, Draw, call_text, register, same_value
+from ..generated import Comparison, Draw, call_text, same_value
+from ..lesson05.faults import Diagnosed, Fault
 from . import keys
 
 ROWS = [f"order {n}" for n in range(1, 6)]
 
 
 def _table(draw: Draw) -> tuple:
-    """Up to nine rows, a page from -1 to 6 (some out of range), one to four rows a page."""
-    return [f"row {n}" for n in range(draw.integer(0, 9))], draw.integer(-1, 6), draw.integer(1, 4)
+    """Up to nine rows, a page from -1 to 10 (some out of range), one to ten rows a page."""
+    return [f"row {n}" for n in range(draw.integer(0, 9))], draw.integer(-1, 10), draw.integer(1, 10)
 
 
 def _compare(args: tuple, expected: str, got: object) -> bool:
     return same_value(expected, got)
 
 
-HINT = "Run your function on the input shown and compare with each rule."
-COMPARISON = register(
-    Comparison(
-        "10.page_of",
-        keys.page_of,
-        _table,
-        _compare,
-        call_text("page_of"),
-        hint=HINT,
-        name="the answer key on generated tables",
-    )
+def _first_line(text: object) -> str:
+    return text.split("\n", 1)[0] if isinstance(text, str) else ""
+
+
+FAULTS = (
+    Fault("A page outside 1 to pages", "a page outside 1 to pages",
+          lambda args, expected, got: expected.startswith("No page") != str(got).startswith("No page"),
+          "Check the page against 1..pages before anything else; outside it, return only "
+          "'No page {page}: pages 1 to {pages}.'"),
+    Fault("the number of pages needed", "the number of pages",
+          lambda args, expected, got: _first_line(expected) != _first_line(got),
+          "pages = max(1, ceil(len(rows) / size)): round up, and no rows is still one page."),
+    Fault("the last page has no such line", "the More line",
+          lambda args, expected, got: ("More:" in expected) != ("More:" in str(got)),
+          "Add 'More: page {page + 1}.' only when page < pages."),
+    Fault("page 1 holds rows 1 to size", "the rows of the page",
+          lambda args, expected, got: expected.splitlines()[1:] != str(got).splitlines()[1:],
+          "Page p holds rows[(p - 1) * size : p * size], one a line, joined with '\\n'."),
 )
-HIDDEN = Comparison(
-    "10.page_of",
-    keys.page_of,
-    _table,
-    _compare,
-    call_text("page_of"),
-    hint=HINT,
-    name="hidden case: more generated inputs",
-    count=400,
-    seed=1020,
-)
+RAISED = "page_of must not raise: a page outside 1 to pages gets the 'No page' line."
+COMPARISON = Diagnosed(Comparison(
+    "10.page_of", keys.page_of, _table, _compare, call_text("page_of"),
+    hint="Compare your text with the expected one line by line.", name="the answer key on generated tables"),
+    FAULTS, RAISED)
+HIDDEN = Diagnosed(dataclasses.replace(COMPARISON.plain, name="hidden case: more generated inputs",
+                                       count=400, seed=1020), FAULTS, RAISED, keep=False)
 
 
 @exercise(

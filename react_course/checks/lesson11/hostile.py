@@ -4,7 +4,8 @@ The tools are a plain ``{name: function}`` dict, as the drill's statement
 gives them, logging every call so a check can tell which tools ran and on
 what input. ``price`` raises for an item the shop does not sell, as a real
 tool may. ``reference_run`` is the answer key the generated comparison holds
-a student's loop to.
+a student's loop to. ``hinted`` gives a case whose loop raises the hint its
+error deserves (a tool's error let through, an unknown tool looked up).
 
 Left out: native tool calls (lesson 07's checker covers them).
 """
@@ -34,6 +35,13 @@ ANSWER = "Thought: I now know the answer\nFinal Answer: 3 notebooks and 2 pens c
 INVENTED = "A pen costs 99"  # what a model that ignores the stop claims the tool said
 WRITES_OWN = (ASK_PEN + f"\nObservation: {INVENTED}.\nThought: So 2 pens cost 198.\n"
               "Final Answer: 198")
+# The word without its line break is no stop: a loop that cuts at "Observation" loses this action.
+MENTIONS_OBSERVATION = ("Thought: The Observation above gave the notebook's price; now a pen.\n"
+                        "Action: price\nAction Input: pen")
+
+
+class NoSuchItem(KeyError):
+    """What ``price`` raises for an item the shop does not sell (its name says whose error it is)."""
 
 
 def logged_tools(log: list[tuple[str, str]]) -> dict[str, Callable[[str], str]]:
@@ -44,7 +52,7 @@ def logged_tools(log: list[tuple[str, str]]) -> dict[str, Callable[[str], str]]:
         log.append(("price", item))
         name = item.strip().lower()
         if name not in PRICES:
-            raise KeyError(f"no item called {name!r}")
+            raise NoSuchItem(f"no item called {name!r}")
         return f"A {name} costs {PRICES[name]}."
 
     def calc(expression: str) -> str:
@@ -109,3 +117,31 @@ def observation_after(prompt: str, reply: str) -> str | None:
 
 def prompts_of(model: Any) -> list[str]:
     return [call.prompt for call in getattr(model, "calls", [])]
+
+
+def hinted(case: Any) -> Any:
+    """The case, with a hint chosen by the error when the loop raises, not the case's own hint."""
+    run = case.run
+
+    def guarded() -> Any:
+        try:
+            return run()
+        except NotImplementedError:
+            raise
+        except Exception as error:
+            case.hint = error_hint(error)
+            raise
+
+    case.run = guarded
+    return case
+
+
+def error_hint(error: Exception) -> str:
+    if isinstance(error, NoSuchItem):
+        return ("price raised (the shop sells no such item) and your loop let the error out: wrap the "
+                "tool call in try/except Exception and make the error's text the observation.")
+    if isinstance(error, KeyError):
+        return ("A KeyError: was an unknown tool name looked up in tools? Check `step.tool in tools` "
+                "first, and make 'Unknown tool ...' with the tools you have the observation.")
+    return (f"Your loop raised {type(error).__name__}: read the traceback. Bad steps become observations; "
+            "only a final answer or the step limit ends the run.")

@@ -13,21 +13,26 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ...models import ReactiveModel, ScriptedModel
+from ...parsing import parse_step
 from .. import exercise
 from ..framework import Case, describe
 from ..guards import GuardedModel
 from ..values import Shown
-from .generated import explain, first_difference
+from .generated import COMPARISON, NAME
 from .hostile import (
     ANSWER,
     ASK_NOTEBOOK,
     ASK_PEN,
     ASK_RULER,
     INVENTED,
+    MENTIONS_OBSERVATION,
     QUESTION,
+    STOP,
     UNKNOWN,
     UNREADABLE,
     WRITES_OWN,
+    first_prompt,
+    hinted,
     logged_tools,
     observation_after,
     prompts_of,
@@ -35,18 +40,21 @@ from .hostile import (
 )
 
 RULES = {
+    "Start the history with `first_prompt(question, tools)`": (
+        "the first prompt is first_prompt(question, tools)", NAME),
     "call `model(history, STOP)` with the stop sequence on every call": (
-        "every call sends the stop sequence",),
+        "every call sends the stop sequence", NAME),
     "cut the reply yourself at the first `\"\\nObservation\"`": (
-        "a model that ignores the stop: its own observation never reaches a prompt",),
+        "a model that ignores the stop: its own observation never reaches a prompt",
+        "a thought that says the word Observation is not cut", NAME),
     "append it, then `\"\\nObservation: \"` and the observation your program wrote": (
-        "each reply and its observation are in the next prompt",),
+        "each reply and its observation are in the next prompt", NAME),
     "an unknown tool name becomes an observation that names the tools you have": (
-        "an unknown tool: an observation naming the real tools, and the loop goes on",),
+        "an unknown tool: an observation naming the real tools, and the loop goes on", NAME),
     "a reply that cannot be read becomes the parse error's message": (
-        "an unreadable reply: the parse error is the observation, and the loop goes on",),
+        "an unreadable reply: the parse error is the observation, and the loop goes on", NAME),
     "a tool that raises becomes an observation with the error": (
-        "a tool that raises: its error is the observation, and the loop goes on",),
+        "a tool that raises: its error is the observation, and the loop goes on", NAME),
     "every model call is a step, whatever the reply": (
         "unreadable replies count as steps", "unknown tools count as steps"),
     "make at most `max_steps` model calls": (
@@ -55,8 +63,7 @@ RULES = {
         "a final answer ends the run at once", "an answer on the last allowed step counts"),
     "return `(hand-over text, \"step_limit\")`, the text starting with `\"Could not finish\"`": (
         "a model that never answers: exactly max_steps calls",),
-    "each action runs its tool once, even one asked before": (
-        "the answer key and your loop agree on generated scripts",),
+    "each action runs its tool once, even one asked before": (NAME,),
 }
 
 Run = tuple[Any, GuardedModel, ScriptedModel | ReactiveModel, list[tuple[str, str]]]
@@ -127,17 +134,9 @@ def goes_on(reply: str, want: Callable[[str], bool | str]) -> Callable[[Run], bo
     ),
 )
 def loop_cases(loop: Callable) -> Iterator[Case]:
-    yield from _answer_cases(loop)
-    yield from _limit_cases(loop)
-    yield from _prompt_cases(loop)
-    yield from _bad_step_cases(loop)
-    yield Case("the answer key and your loop agree on generated scripts",
-               lambda: first_difference(loop), test=explain, show=lambda found: "see the problem",
-               expected=Shown("the same outcome as the answer key on 60 seeded scripts"),
-               given="60 seeded scripts: actions, repeats, unknown tools, unreadable replies, a "
-                     "tool that raises, a model that ignores the stop, limits 1 to 5",
-               hint="The problem names the smallest script on which your loop differs: replay it "
-                    "by hand with rc.ScriptedModel(replies, ignore_stops=...).", time_limit=6.0)
+    for case in (*_answer_cases(loop), *_limit_cases(loop), *_prompt_cases(loop), *_bad_step_cases(loop)):
+        yield hinted(case)
+    yield COMPARISON.case(loop)
 
 
 def _answer_cases(loop: Callable) -> Iterator[Case]:
@@ -180,6 +179,18 @@ def _limit_cases(loop: Callable) -> Iterator[Case]:
 
 
 def _prompt_cases(loop: Callable) -> Iterator[Case]:
+    yield Case("the first prompt is first_prompt(question, tools)", lambda: run(loop, [ANSWER]),
+               test=lambda got: prompts_of(got[2])[:1] == [first_prompt(QUESTION, logged_tools([]))] or
+               "the first prompt is not first_prompt(question, tools)",
+               show=lambda got: describe(prompts_of(got[2])[:1], 200),
+               expected=Shown("first_prompt(question, tools), as it is"),
+               given="run(question, model, tools), the model answering at once",
+               hint="history = first_prompt(question, tools); send it as it is on the first call.")
+    yield Case("a thought that says the word Observation is not cut",
+               lambda: run(loop, [MENTIONS_OBSERVATION, ANSWER]), test=_word_kept, show=shown,
+               expected=Shown("price('pen') runs, and prompt 2 holds the whole reply"),
+               given=f"run(...), the model first replying {MENTIONS_OBSERVATION!r}",
+               hint="Cut at '\\nObservation', the line break included: a thought may say the word.")
     yield Case("every call sends the stop sequence",
                lambda: run(loop, [ASK_NOTEBOOK, ASK_PEN, ANSWER]),
                test=lambda got: _stops(got[2]), show=lambda got: str([c.stop for c in got[2].calls]),
@@ -204,9 +215,15 @@ def _prompt_cases(loop: Callable) -> Iterator[Case]:
 
 
 def _stops(model: Any) -> bool | str:
-    missing = [n for n, call in enumerate(model.calls, 1)
-               if not any("Observation" in s for s in (call.stop or ()))]
-    return True if model.calls and not missing else f"no '\\nObservation' stop on call(s) {missing}"
+    missing = [n for n, call in enumerate(model.calls, 1) if list(call.stop or ()) != STOP]
+    return True if model.calls and not missing else f"not STOP (['\\nObservation']) on call(s) {missing}"
+
+
+def _word_kept(got: Run) -> bool | str:
+    prompts = prompts_of(got[2])
+    if ("price", "pen") not in got[3]:
+        return "price('pen') never ran: the reply was cut inside its thought"
+    return (len(prompts) > 1 and MENTIONS_OBSERVATION in prompts[1]) or "prompt 2 lacks the whole reply"
 
 
 def _kept(got: Run) -> bool | str:
@@ -242,19 +259,29 @@ def _bad_step_cases(loop: Callable) -> Iterator[Case]:
                     "{\", \".join(tools)}'")
     yield Case("an unreadable reply: the parse error is the observation, and the loop goes on",
                lambda: run(loop, [UNREADABLE, ANSWER]),
-               test=goes_on(UNREADABLE, lambda seen: True if seen.startswith("Could not read") else
-                            f"the observation was {seen!r}; use the rc.ParseError's message"),
-               show=shown, expected=Shown("an observation starting 'Could not read your reply'"),
+               test=_whole_parse_error, show=shown,
+               expected=Shown("an observation that is the rc.ParseError's whole message, every line"),
                given=f"run(...), the model first replying {UNREADABLE!r}",
                hint="For an rc.ParseError, observation = step.message; append it and go on.")
     yield Case("a tool that raises: its error is the observation, and the loop goes on",
                lambda: run(loop, [ASK_RULER, ANSWER]),
                test=goes_on(ASK_RULER, lambda seen: True if "ruler" in seen else
                             f"the observation was {seen!r}; include the error's message"),
-               show=shown, expected=Shown("an observation holding the KeyError's message"),
-               given=f"run(...), the model asking {ASK_RULER!r}; price raises KeyError for a ruler",
+               show=shown, expected=Shown("an observation holding the error's message"),
+               given=f"run(...), the model asking {ASK_RULER!r}; price raises NoSuchItem (a KeyError) "
+                     "for a ruler",
                hint="try: observation = tools[step.tool](step.input) except Exception as error: "
                     "observation = f'Error: {error}'")
+
+
+def _whole_parse_error(got: Run) -> bool | str:
+    prompts, message = prompts_of(got[2]), parse_step(UNREADABLE).message
+    if len(prompts) < 2:
+        return "the loop stopped after that reply; write an observation and go on"
+    if prompts[1].endswith(f"{UNREADABLE}\nObservation: {message}"):
+        return True
+    seen = observation_after(prompts[1], UNREADABLE)
+    return f"the observation was {describe(seen, 120)}; use the rc.ParseError's whole message"
 
 
 def _names_tools(seen: str) -> bool | str:

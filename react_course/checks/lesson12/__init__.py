@@ -7,7 +7,9 @@ Two exercises, in the order the lesson meets them, in ``structure.py``:
   rule that matches (the library's ``structure.reflect`` follows the same order).
 
 Each checker has hand cases and a seeded comparison with the answer key
-(``lesson09.common.against_key``). Importing this package registers both.
+(``checks.generated``, with the hint of the fault a difference shows:
+``lesson05/faults.py``). The key of ``12.read_plan`` is the library's own
+``structure.read_plan``. Importing this package registers both.
 """
 
 from . import structure
