@@ -211,3 +211,11 @@ def test_an_unreadable_reply_sent_again_is_not_called_a_repeated_call() -> None:
     assert result.end_reason == "repeating" and not result.tool_calls
     assert "repeated a call" not in result.detail and "no call was made" in result.detail
     assert "repeated a call" not in (result.answer or "")
+
+
+def test_without_the_inspect_extra_the_inspect_task_says_what_to_install(monkeypatch) -> None:
+    from react_course.evaluate import inspect_task
+
+    monkeypatch.setitem(__import__("sys").modules, "inspect_ai", None)  # as if not installed
+    with pytest.raises(ModuleNotFoundError, match=r'pip install -c constraints.txt -e "\.\[inspect\]"'):
+        inspect_task.eval_task("heldout")
