@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import IO, Any
@@ -84,8 +85,15 @@ def model_factory(model: str, loop: str = "text") -> Any:
     spec = parse_model_spec(model)
     if loop == "native":
         client, name = native_client(model)  # raises ModelConfigError with the fix for a base model
-        return lambda _repeat: NativeModel(client, name)
-    return lambda _repeat: real_model(spec)
+        return lambda _repeat: NativeModel(client, name)  # the SDK's client is safe to share
+    mine = threading.local()  # one model per worker thread: a client is slow to make, and a model
+                              # remembers its last call's usage, which threads must not share
+
+    def model_for(_repeat: int) -> Any:
+        if not hasattr(mine, "model"):
+            mine.model = real_model(spec)
+        return mine.model
+    return model_for
 
 
 def evaluate_command(config: str = "default", split: str | None = None, repeats: int = 3,

@@ -44,6 +44,7 @@ class CarefulModel:
     """A text model that follows the plan of the task its prompt asks about."""
 
     model = "careful"
+    in_process = True  # it cannot hang: the runner spares its calls a time-limit thread
 
     def __init__(self, tasks: list[Task]) -> None:
         self.by_question = {t.question: t for t in tasks}

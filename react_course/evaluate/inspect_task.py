@@ -8,8 +8,7 @@ and a scorer, in a ``Task``. Here each part is the course's own:
   a correct final answer as target, the family, split and kind as metadata);
 - ``course_agent()``: a solver that runs the course's text loop (``run_react``)
   with *Inspect's* model behind ``model(prompt, stop)``, so every model call
-  goes through Inspect and lands in its log; ``inspect_react()`` is the other
-  way round: Inspect's own ReAct agent with the course's tools;
+  goes through Inspect and lands in its log;
 - ``course_scorer()``: the course's rule (``score.run_succeeded``: a final
   answer, and one that scores), with the end reason as the explanation, and
   Inspect's accuracy and standard error clustered by task family.
@@ -20,10 +19,11 @@ browser), epochs (repeats) with reducers, concurrency and retries against a
 provider's rate limits, a time and token limit per sample, any provider by
 name (``openai-api/NAME/MODEL`` with a ``base_url`` for any OpenAI-compatible
 server), and the whole ecosystem of solvers and scorers. What it leaves out:
-the simulated model (Inspect needs a model behind an API: offline that is
-``scripted_api.serve(careful_chat_model(tasks))``, or ``react-course
-serve-model``), and the course's own metrics table (``metrics.py`` reads the
-course's runs, not Inspect's log).
+Inspect's own ReAct agent (``inspect_ai.agent.react``: it would need the
+course's tools rewritten as Inspect tools), the simulated model (Inspect needs
+a model behind an API: offline that is ``scripted_api.serve(careful_chat_model
+(tasks))``, or ``react-course serve-model``), and the course's metrics table
+(``metrics.py`` reads the course's runs, not Inspect's log).
 
 Needs the optional extra: ``pip install -c constraints.txt -e ".[inspect]"``;
 without it the module imports, and its first use says what to install.
@@ -58,10 +58,19 @@ def inspect_parts() -> Any:
                            solver=solver)
 
 
+def sample_fields(task: CourseTask) -> dict[str, Any]:
+    """What Inspect's ``Sample`` gets from a course task (needs no Inspect to look at).
+
+    >>> sample_fields(load_tasks(family="shop")[0])["metadata"]
+    {'family': 'shop', 'split': 'train', 'kind': 'number'}
+    """
+    return {"input": task.question, "target": task.final, "id": task.id,
+            "metadata": {"family": task.family, "split": task.split, "kind": task.kind}}
+
+
 def sample(task: CourseTask) -> Any:
     """One course task as an Inspect ``Sample``."""
-    meta = {"family": task.family, "split": task.split, "kind": task.kind}
-    return inspect_parts().dataset.Sample(input=task.question, target=task.final, id=task.id, metadata=meta)
+    return inspect_parts().dataset.Sample(**sample_fields(task))
 
 
 def dataset(split: str | None = None, family: str | None = None) -> Any:

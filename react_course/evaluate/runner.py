@@ -67,8 +67,9 @@ class Config:
 
 
 DEFAULT = Config("default")
-# The simulated model and the bundled tools cannot hang, and a time limit costs a thread per
-# call, more than the call itself: its runs go without (a real model's keep theirs).
+# The simulated model (and any model marked ``in_process``, as the careful one) and the bundled
+# tools cannot hang, and a time limit costs a thread per call, more than the call itself: their
+# runs go without (a real model's keep theirs).
 SIMULATED_LIMITS = {"max_seconds": None, "tool_timeout": None}
 # One change: an example trajectory that shows asking the user and saying "the data does not say".
 ASKS = Config("asks", example=EXAMPLES[0][1] + "\n\n" + ASKING_EXAMPLE)
@@ -179,7 +180,8 @@ def simulated(tasks: list[Task], knobs: Any = TYPICAL) -> Callable[[int], Simula
 
 def run_task(task: Task, model: Any, config: Config, trace: StepLog | None = None) -> EvalRun:
     """One run of one task; the repeat and configuration come from the trace's meta."""
-    limits = {**(SIMULATED_LIMITS if isinstance(model, SimulatedModel) else {}), **config.limits}
+    offline = isinstance(model, SimulatedModel) or getattr(model, "in_process", False)
+    limits = {**(SIMULATED_LIMITS if offline else {}), **config.limits}
     if isinstance(model, NativeModel):
         if config.example is not None:
             raise ValueError(f"the configuration {config.name!r} changes the text prompt's example, "

@@ -123,8 +123,8 @@ def answer_support(run: EvalRun) -> list[Finding]:
         return []
     seen = [run.task.question, *(o.text for s in run.result.steps for o in s.observations)]
     missing = unsupported(answer, seen)
-    return [Finding("supported_answer", 0, f"{', '.join(repr(c) for c in missing)} in the answer "
-                    "appear in neither the question nor any observation")] if missing else []
+    return [Finding("supported_answer", 0, "in the answer but in neither the question nor any observation: "
+                    + ", ".join(repr(c) for c in missing))] if missing else []
 
 
 def wrong_tools(run: EvalRun) -> list[Finding]:
