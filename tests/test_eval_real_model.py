@@ -60,6 +60,11 @@ def test_the_native_loop_refuses_a_configuration_that_only_changes_the_text_prom
     assert code == 2 and "use --loop text" in capsys.readouterr().err
 
 
+def test_the_native_loop_on_the_simulated_model_is_refused_in_words(capsys) -> None:
+    assert main(["eval", "--loop", "native", "--tasks", "1"]) == 2
+    assert "--loop native needs a real model" in capsys.readouterr().err
+
+
 def test_a_task_count_takes_tasks_from_every_family_in_turn() -> None:
     picked = chosen_tasks(count=14)
     assert len(picked) == 14 and len({t.family for t in picked}) == 7

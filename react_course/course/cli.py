@@ -30,6 +30,7 @@ commands:
   react-course grade DIR --out F    instructors: grade a folder of submitted notebooks into a CSV
   react-course serve-model          workshops: serve the scripted chat model (OpenAI protocols)
   react-course eval                 run the evaluation set (simulated model), print its metrics
+  react-course eval --model SETTING ... on a real model (--estimate: what it would cost first)
 
 The model is the scripted one unless REACT_COURSE_MODEL names a real one (see the README,
 "Using a real model"). Each command has its own --help, e.g. react-course run --help.

@@ -114,6 +114,9 @@ def evaluate_command(config: str = "default", split: str | None = None, repeats:
     picked = chosen_tasks(split, family, tasks)
     real = model is not None and parse_model_spec(model).kind != "scripted"
     bar = None if quiet else progress_bar()
+    if loop == "native" and not real:
+        raise ValueError("--loop native needs a real model (--model SETTING): the simulated model speaks "
+                         "only the text format")
     if real:
         if loop == "native" and chosen.example is not None:
             raise ValueError(f"--config {config} changes the text prompt's example trajectory, which the "
