@@ -98,8 +98,8 @@ def model_factory(model: str, loop: str = "text") -> Any:
 
 def evaluate_command(config: str = "default", split: str | None = None, repeats: int = 3,
                      log: str | Path = "eval-log.jsonl", resume: bool = False, model: str | None = None,
-                     workers: int = 4, rate: float = 2.0, quiet: bool = False, *, tasks: int | None = None,
-                     family: str | None = None, loop: str = "text",
+                     workers: int = 4, rate: float | None = 2.0, quiet: bool = False, *,
+                     tasks: int | None = None, family: str | None = None, loop: str = "text",
                      say: Any = None) -> tuple[Any, str]:
     """Run the evaluation and return (its metrics, the table as Markdown, end reasons included).
 
