@@ -333,8 +333,8 @@ def lab_command(python: Path, rest: list, as_root: bool | None = None) -> list:
 
 
 # ---------------------------------------------------------------- the lock (maintainers)
-# The lock pins the optional frameworks extra too, so that CI's frameworks are as exact as the rest.
-LOCKED_EXTRAS = ["--extra", "laptop", "--extra", "test", "--extra", "frameworks"]
+# The lock pins the optional frameworks and inspect extras too, so that CI's are as exact as the rest.
+LOCKED_EXTRAS = ["--extra", "laptop", "--extra", "test", "--extra", "frameworks", "--extra", "inspect"]
 
 
 def find_uv(scratch: str) -> str:
@@ -409,8 +409,8 @@ def lock() -> int:
                               "--quiet"], cwd=HERE, check=True, capture_output=True, text=True,
                              env=uv_env()).stdout
         header = ["# Exact versions for every supported platform and Python, with environment markers.",
-                  "# Made by `uv pip compile --universal` from pyproject.toml (with the test and",
-                  "# frameworks extras);",
+                  "# Made by `uv pip compile --universal` from pyproject.toml (with the test,",
+                  "# frameworks and inspect extras);",
                   "# regenerate with: python3 course.py lock. Used as: pip install -c constraints.txt",
                   "# Bounds added because a newer release lacks wheels somewhere:",
                   *(f"#   {gap}: {why}" for gap, why in WHEEL_GAPS.items()),

@@ -119,6 +119,7 @@ def explain(error: BaseException, url: str, *, model: str = "", max_tokens: int 
                 "raise the spending limit in the provider's billing settings, or use another key.",
                 status=429, retryable=False, code=final_code(error)), "status")
         refusal = _refusal(error.status_code, excerpt(error, 160), url, model, max_tokens, endpoint)
+        refusal.retry_after = error.response.headers.get("retry-after")  # kept: the retry waits it out
         return tagged(refusal, "status")
     if isinstance(error, ValueError | openai.APIResponseValidationError):
         return tagged(ModelError(

@@ -66,6 +66,7 @@ class Budget:
         self.successful_calls = 0
         self.refused = 0  # calls refused: exact repeats, and calls to a tool that kept failing
         self.refused_tools: dict[str, int] = {}  # the second kind, by tool
+        self.unreadable_again = 0  # unreadable replies sent again word for word (no call made)
         self.first_call: dict[tuple[str, str], int] = {}
         # lesson 05: no progress, error spirals, back-off; lesson 06: what this run has seen
         self.watch = RepeatWatch()
@@ -163,7 +164,8 @@ class Budget:
         """After a step is recorded: too many failures in a row, or refused repeats, end the run."""
         self.check_failures(last_observation)
         if self.refused > self.limits.max_repeats:
-            raise LimitReached("repeating", refusals(self.refused, self.refused_tools, self.tool_errors))
+            raise LimitReached("repeating", refusals(self.refused, self.refused_tools, self.tool_errors,
+                                                     self.unreadable_again))
         self.watch.check()
 
     # tool calls --------------------------------------------------------------------------
@@ -198,6 +200,7 @@ class Budget:
         """A note for an unreadable reply sent before (it counts as a refused repeat), else None."""
         note = self.watch.see_unreadable(reply, self.steps_taken)
         self.refused += note is not None
+        self.unreadable_again += note is not None
         return note
 
     def check_tool_errors(self, call: ToolCall) -> str | None:

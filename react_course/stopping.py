@@ -185,21 +185,27 @@ def nudge_text(kind: str, history: Sequence[Call]) -> str:
             "Final Answer from what you have, or hand over to a person.")
 
 
-def refusals(refused: int, refused_tools: dict[str, int], tool_errors: dict[str, int]) -> str:
+def refusals(refused: int, refused_tools: dict[str, int], tool_errors: dict[str, int],
+             unreadable: int = 0) -> str:
     """Why a run ended as ``repeating``: ``refused`` calls in all, ``refused_tools`` of them to
-    tools that had failed (``tool_errors`` times each). A tool that kept failing is named, not
-    called a repeat.
+    tools that had failed (``tool_errors`` times each), ``unreadable`` of them replies that could
+    not be read, sent again word for word. A tool that kept failing is named, not called a repeat;
+    an unreadable reply made no call, so it is not called one either.
 
     >>> refusals(3, {"get_fx_rate": 3}, {"get_fx_rate": 2})
     'get_fx_rate failed 2 times and was refused, and the model called it again 3 times'
+    >>> refusals(3, {}, {}, unreadable=3)
+    'the model sent a reply that could not be read again 3 times after being told so (no call was made)'
     """
     def times(n: int) -> str:
         return "once" if n == 1 else f"{n} times"
 
-    repeats = refused - sum(refused_tools.values())
+    repeats = refused - sum(refused_tools.values()) - unreadable
     said = [f"the model repeated a call {times(repeats)} after being told not to"] if repeats else []
     said += [f"{tool} failed {times(tool_errors[tool])} and was refused, and the model called it "
              f"again {times(n)}" for tool, n in refused_tools.items()]
+    said += [f"the model sent a reply that could not be read again {times(unreadable)} after being "
+             "told so (no call was made)"] if unreadable else []
     return "; ".join(said)
 
 

@@ -14,6 +14,7 @@ from .arguments import date as _date
 from .arguments import port as _port
 from .arguments import seconds as _seconds
 from .arguments import steps as _steps
+from .eval_command import add_eval_verb, cmd_eval
 
 USAGE = """\
 Run the course's ReAct agent from a terminal, and check this machine is ready for the course.
@@ -29,6 +30,7 @@ commands:
   react-course grade DIR --out F    instructors: grade a folder of submitted notebooks into a CSV
   react-course serve-model          workshops: serve the scripted chat model (OpenAI protocols)
   react-course eval                 run the evaluation set (simulated model), print its metrics
+  react-course eval --model SETTING ... on a real model (--estimate: what it would cost first)
 
 The model is the scripted one unless REACT_COURSE_MODEL names a real one (see the README,
 "Using a real model"). Each command has its own --help, e.g. react-course run --help.
@@ -75,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                  "OpenAI API, for any OpenAI-compatible client")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (0.0.0.0: the whole room)")
     serve.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0: any free one)")
-    _add_eval_verb(verbs)
+    add_eval_verb(verbs)
     return parser
 
 
@@ -98,20 +100,6 @@ def _add_course_verbs(verbs: Any) -> None:
     grade.add_argument("--memory-mb", type=int, default=3072, help="memory per submission (POSIX)")
     grade.add_argument("--workers", type=int, default=None, help="submissions at once (default: cores)")
     grade.add_argument("--kernel", default="react-course", help="the Jupyter kernel to run them in")
-
-
-def _add_eval_verb(verbs: Any) -> None:
-    """``react-course eval``: the evaluation set, simulated or on a real model."""
-    evaluate = verbs.add_parser("eval", help="run the evaluation set and print its metrics table")
-    evaluate.add_argument("--config", choices=("default", "asks"), default="default",
-                          help="the agent configuration (asks: an example that asks the user)")
-    evaluate.add_argument("--split", choices=("train", "heldout"), default=None, help="default: all")
-    evaluate.add_argument("--repeats", type=_steps, default=3, help="runs per task (pass^k uses them)")
-    evaluate.add_argument("--log", default="eval-log.jsonl", help="JSON Lines step log (appended)")
-    evaluate.add_argument("--resume", action="store_true", help="skip runs the log already finished")
-    evaluate.add_argument("--model", help="a real model setting (default: the simulated model)")
-    evaluate.add_argument("--workers", type=_steps, default=4, help="real models: runs at once")
-    evaluate.add_argument("--rate", type=_seconds, default=2.0, help="real models: model calls per second")
 
 
 def _error(message: object) -> int:
@@ -228,16 +216,6 @@ def cmd_serve_model(args: argparse.Namespace) -> int:
         serve_forever(args.host, args.port)
     except PortTaken as error:
         return _error(error)
-    return 0
-
-
-def cmd_eval(args: argparse.Namespace) -> int:
-    from .eval_command import evaluate_command
-
-    _, text = evaluate_command(args.config, args.split, args.repeats, args.log, args.resume,
-                               args.model, args.workers, args.rate)
-    print(text)
-    print(f"\nstep events: {args.log}")
     return 0
 
 

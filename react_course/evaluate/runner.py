@@ -7,12 +7,17 @@ read back, not run again. Against the simulated model it runs in one thread
 once under a ``TokenBucket`` (requests per second, with a burst), and a
 rate-limited or failed call is retried by the run itself, as a step with
 back-off (the one retry path, ``retry.py``). Where no thread can start (a
-browser tab) the runs go one at a time, whatever ``workers`` asks.
+browser tab) the runs go one at a time, whatever ``workers`` asks. A model
+made by ``model_for`` is a text model, or a ``NativeModel`` (an ``openai``
+client and a model name): those runs take the native loop (``run_native``).
+Ctrl-C ends the evaluation with ``EvalInterrupted``: the runs it cut short are
+not counted as finished, so ``resume=True`` runs them again.
 
 A ``Config`` is what a change changes: the prompt's example trajectory, the
 step limit, any ``guards.Limits`` field. Keep each configuration's name
 stable: a log is compared by it. What it leaves out: job queues across
-machines, and native tool calling (the evaluation speaks the text format).
+machines, and an example trajectory for the native loop (it has no text
+prompt to put one in: ``run_task`` refuses such a configuration there).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from typing import Any
 from .. import browser
 from ..loop import run_react
 from ..models import takes
+from ..native import run_native
 from ..prompts import EXAMPLES
 from ..trace import JsonLines, StepLog, read_log
 from .metrics import EvalRun
@@ -64,8 +70,9 @@ class Config:
 
 
 DEFAULT = Config("default")
-# The simulated model and the bundled tools cannot hang, and a time limit costs a thread per
-# call, more than the call itself: its runs go without (a real model's keep theirs).
+# The simulated model (and any model marked ``in_process``, as the careful one) and the bundled
+# tools cannot hang, and a time limit costs a thread per call, more than the call itself: their
+# runs go without (a real model's keep theirs).
 SIMULATED_LIMITS = {"max_seconds": None, "tool_timeout": None}
 # One change: an example trajectory that shows asking the user and saying "the data does not say".
 ASKS = Config("asks", example=EXAMPLES[0][1] + "\n\n" + ASKING_EXAMPLE,
@@ -124,9 +131,17 @@ def simulated(tasks: list[Task], knobs: Any = TYPICAL,
 
 def run_task(task: Task, model: Any, config: Config, trace: StepLog | None = None) -> EvalRun:
     """One run of one task; the repeat and configuration come from the trace's meta."""
-    limits = {**(SIMULATED_LIMITS if isinstance(model, SimulatedModel) else {}), **config.limits}
-    result = run_react(task.question, model, task_tools(), max_steps=config.max_steps,
-                       example=config.example, trace=trace, **limits)
+    offline = isinstance(model, SimulatedModel) or getattr(model, "in_process", False)
+    limits = {**(SIMULATED_LIMITS if offline else {}), **config.limits}
+    if isinstance(model, NativeModel):
+        if config.example is not None:
+            raise ValueError(f"the configuration {config.name!r} changes the text prompt's example, "
+                             "which the native loop does not send: evaluate it with the text loop")
+        result = run_native(model.client, task_tools(), task.question, model=model.model,
+                            max_steps=config.max_steps, trace=trace, **limits)
+    else:
+        result = run_react(task.question, model, task_tools(), max_steps=config.max_steps,
+                           example=config.example, trace=trace, **limits)
     meta = trace.meta if trace is not None else {}
     return EvalRun(task, int(meta.get("repeat", 0)), config.name, result, run_succeeded(result, task))
 
@@ -136,10 +151,9 @@ def finished_runs(log: str | Path, tasks: list[Task], config: Config) -> dict[tu
     found, by_id = read_log(log, quiet=True), {t.id: t for t in tasks}
     done = {}
     for run_id in found.finished:
-        meta = found.meta[run_id]
+        meta, result = found.meta[run_id], found.runs[run_id]
         task = by_id.get(meta.get("task", ""))
-        if task is not None and meta.get("config") == config.name:
-            result = found.runs[run_id]
+        if task is not None and meta.get("config") == config.name and result.end_reason != "interrupted":
             done[(task.id, int(meta["repeat"]))] = EvalRun(task, int(meta["repeat"]), config.name, result,
                                                            run_succeeded(result, task), meta)
     return done
@@ -154,7 +168,8 @@ def run_eval(config: Config = DEFAULT, tasks: list[Task] | None = None, *, repea
     ``model_for(repeat)`` makes the model of one run (default: the simulated
     model, seeded by the repeat). ``log`` appends every step event; with
     ``resume=True`` the runs the log finished are not run again. ``rate``
-    (model calls per second) puts every model behind one token bucket.
+    (model calls per second) puts every model behind one token bucket. Ctrl-C
+    raises ``EvalInterrupted`` once the runs in flight have ended.
     """
     tasks = load_tasks() if tasks is None else tasks
     model_for = model_for or simulated(tasks, permits=config.permits)
@@ -164,26 +179,47 @@ def run_eval(config: Config = DEFAULT, tasks: list[Task] | None = None, *, repea
     bucket = TokenBucket(rate, burst=max(1, workers)) if rate else None
     total, count, lock = len(todo) + len(done), [len(done)], threading.Lock()
 
-    def one(task: Task, repeat: int) -> EvalRun:
-        model = model_for(repeat)
-        model = RateLimited(model, bucket) if bucket is not None else model
-        meta = {"task": task.id, "repeat": repeat, "config": config.name}
-        trace = StepLog(out, run_id=f"{config.name}-{task.id}-r{repeat}-{_nonce()}", meta=meta)
-        run = run_task(task, model, config, trace)
+    stop = threading.Event()
+
+    def one(task: Task, repeat: int) -> EvalRun | None:
+        if stop.is_set():
+            return None
+        run = run_task(task, _throttled(model_for(repeat), bucket), config,
+                       StepLog(out, run_id=f"{config.name}-{task.id}-r{repeat}-{_nonce()}",
+                               meta={"task": task.id, "repeat": repeat, "config": config.name}))
+        if run.result.end_reason == "interrupted":  # Ctrl-C reached the loop itself (one thread)
+            raise KeyboardInterrupt
         with lock:
             count[0] += 1
             if progress:
                 progress(count[0], total)
         return run
 
-    if workers > 1 and browser.threads_work():
-        with ThreadPoolExecutor(workers) as pool:
-            runs = list(pool.map(lambda job: one(*job), todo))
-    else:
-        runs = [one(*job) for job in todo]
-    if out is not None:
-        out.close()
-    return sorted([*done.values(), *runs], key=lambda r: (r.task.id, r.repeat))
+    try:
+        if workers > 1 and browser.threads_work():
+            with ThreadPoolExecutor(workers) as pool:
+                try:
+                    runs = list(pool.map(lambda job: one(*job), todo))
+                except KeyboardInterrupt:
+                    stop.set()  # the runs in flight end on their own; none starts after them
+                    pool.shutdown(wait=True, cancel_futures=True)
+                    raise
+        else:
+            runs = [one(*job) for job in todo]
+    except KeyboardInterrupt:
+        raise EvalInterrupted(count[0], total) from None
+    finally:
+        if out is not None:
+            out.close()
+    return sorted([*done.values(), *[r for r in runs if r is not None]], key=lambda r: (r.task.id, r.repeat))
+
+
+def _throttled(model: Any, bucket: TokenBucket | None) -> Any:
+    if bucket is None:
+        return model
+    if isinstance(model, NativeModel):
+        return NativeModel(_ThrottledClient(model.client, bucket), model.model)
+    return RateLimited(model, bucket)
 
 
 def _nonce() -> str:
