@@ -123,6 +123,60 @@ class RateLimited:
         return self.inner(prompt, stop, **extra)
 
 
+@dataclass(frozen=True)
+class NativeModel:
+    """A native tool-calling model for the runner: an ``openai`` client and the model's name."""
+
+    client: Any
+    model: str
+
+
+class _ThrottledClient:
+    """An ``openai`` client whose chat calls each wait for a token first (``RateLimited``'s twin)."""
+
+    def __init__(self, client: Any, bucket: TokenBucket) -> None:
+        self._inner, self._bucket = client, bucket
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    @property
+    def chat(self) -> Any:
+        return self
+
+    @property
+    def completions(self) -> Any:
+        return self
+
+    def create(self, **request: Any) -> Any:
+        self._bucket.take()
+        return self._inner.chat.completions.create(**request)
+
+
+class EvalInterrupted(KeyboardInterrupt):
+    """Ctrl-C during ``run_eval``: how many runs had finished (they are in the log) of how many."""
+
+    def __init__(self, done: int, total: int) -> None:
+        super().__init__(f"interrupted after {done} of {total} runs")
+        self.done, self.total = done, total
+
+
+def subset(tasks: list[Task], count: int | None) -> list[Task]:
+    """``count`` tasks taken in turn from each family, so that a small budget still sees them all.
+
+    >>> [t.family for t in subset(load_tasks(), 3)]
+    ['multi_hop', 'comparison', 'shop']
+    """
+    if count is None or count >= len(tasks):
+        return list(tasks)
+    families: dict[str, list[Task]] = {}
+    for task in tasks:
+        families.setdefault(task.family, []).append(task)
+    longest = max(map(len, families.values()))
+    order = [group[rank] for rank in range(longest) for group in families.values() if rank < len(group)]
+    return order[:count]
+
+
 def simulated(tasks: list[Task], knobs: Any = TYPICAL,
               permits: frozenset[str] = frozenset()) -> Callable[[int], SimulatedModel]:
     """A model factory: repeat r gets the simulated model seeded r, told what the prompt permits."""
