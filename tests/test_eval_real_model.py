@@ -199,7 +199,7 @@ def test_ctrl_c_in_the_command_is_one_line_naming_resume(monkeypatch, tmp_path, 
     from react_course.evaluate import runner
 
     count = [0]
-    monkeypatch.setattr(runner, "simulated", lambda tasks: lambda _r: InterruptedModel(6, count))
+    monkeypatch.setattr(runner, "simulated", lambda tasks, **_: lambda _r: InterruptedModel(6, count))
     code = main(["eval", "--split", "heldout", "--repeats", "1", "--log", str(tmp_path / "e.jsonl")])
     err = capsys.readouterr().err
     assert code == 130 and "Traceback" not in err
