@@ -17,9 +17,11 @@ notebook does can stop the batch. Here:
    compared here (``grade_ask.py``). Anything else the notebook printed, or wrote to a
    results file, is ignored. Cells are numbered among all cells, from 1.
 
-The job file names the notebook, its scratch folder, the folders it may not read
-and the exercises to check; the result is written as JSON to the job's ``out``.
-What it leaves out: the limits (the parent's), marks and files (``grade.py``).
+The job file names the notebook, the work folder (a scratch folder per start is made
+in it), the folders the kernel may not read, the exercises to check, whether to use
+the sandbox and which user, and the inputs of the exercises compared here; the result
+is written as JSON to the job's ``out``.
+What it leaves out: the wall-clock limit (the parent's), marks and files (``grade.py``).
 """
 
 from __future__ import annotations
