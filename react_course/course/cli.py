@@ -277,7 +277,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
         grades = grade_folder(args.submissions, args.out, lesson=args.lesson, limits=limits, **extra)
     except (ValueError, OSError) as error:
         return _error(error)
-    print(f"{len(grades)} submission(s) graded into {args.out}; feedback/ and summary-LESSON.md beside it")
+    handed = [g for g in grades if getattr(g, "status", "") != "missing"]  # not the roster's zero rows
+    print(f"{len(handed)} submission(s) graded into {args.out}; feedback/ and summary-LESSON.md beside it")
     return 0
 
 
