@@ -75,6 +75,29 @@ def _partial(root: Path, comment: str) -> dict:
     return notebook
 
 
+def _answer(notebook: dict, source: str) -> dict:
+    notebook = copy.deepcopy(notebook)
+    for cell in notebook["cells"]:
+        if "def cut_at_stop" in "".join(cell["source"]):
+            cell["source"] = source
+    return notebook
+
+
+def _breakers(solved: dict, solutions_file: str) -> dict:
+    notebook = solved
+    for source in GUARD_BREAKERS:
+        notebook = _with(notebook, source.format(solutions=solutions_file))
+    return notebook
+
+
+def _broken_exercise(empty: dict) -> dict:
+    notebook = copy.deepcopy(empty)
+    for cell in notebook["cells"]:
+        if "def cut_at_stop" in "".join(cell["source"]):
+            cell["source"] = SYNTAX_IN_EXERCISE
+    return notebook
+
+
 def submission_kinds(root: Path, outside: Path) -> dict[str, Callable[[Path], Path]]:
     """Each kind of submission -> a function writing it into a folder (returns the file)."""
     solved, empty = _load(root, "solutions"), _load(root, "exercises")
@@ -114,6 +137,12 @@ def submission_kinds(root: Path, outside: Path) -> dict[str, Callable[[Path], Pa
         "hostile_cells": lambda: hostile,
         "kernel_killers": lambda: _with(_with(solved, OS_EXIT), KILL),
         "forger": lambda: forger,
+        "guard_breakers": lambda: _breakers(solved, solutions_file),
+        "syntax_in_exercise": lambda: _broken_exercise(empty),
+        "browser_handin": lambda: {**solved, "cells": [INSTALL_CELL, *solved["cells"]]},
+        "always_equal": lambda: _answer(empty, ALWAYS_EQUAL),
+        "grader_replaced": lambda: _with(empty, GRADER_REPLACED.format(folder="{folder}"),
+                                         before='check("03'),
     }
 
     def writer(name: str, make: Callable) -> Callable[[Path], Path]:
@@ -143,10 +172,40 @@ HOSTILE_CELLS = (  # each raises in its own cell; the solution around them is gr
     "import sys\nsys.exit(3)",
     "hoard = [bytes(2**30) for _ in range(200)]",
     "open({outside!r} + '/pwned.txt', 'w').write('x')",
-    "import socket\nsocket.create_connection(('192.0.2.1', 80), timeout=1)",
+    # asked of the guard through the audit event itself: nothing is ever sent past loopback
+    "import socket, sys\nsys.audit('socket.connect', socket.socket(), ('192.0.2.1', 80))",
     "import urllib.request\nurllib.request.urlopen('http://example.com', timeout=1)",
     "while True:\n    pass",
 )
+GUARD_BREAKERS = (  # the audit hook's old holes, each a cell that must raise
+    "import socket, sys\nsys.audit('socket.sendmsg', socket.socket(socket.AF_INET, socket.SOCK_DGRAM), "
+    "('192.0.2.1', 53))",
+    "import os\nos.kill(os.getppid(), 9)",
+    "import os\nos.link({solutions!r}, 'key.ipynb')",
+    "import ctypes\nctypes.CDLL(None).system(b'true')",
+)
+ALWAYS_EQUAL = """class Yes(str):
+    def __eq__(self, other):
+        return True
+    __hash__ = str.__hash__
+
+
+def cut_at_stop(text, stops):
+    return Yes(text)
+"""
+GRADER_REPLACED = """import json, sys, types
+import react_course.checks as checks
+fake = types.ModuleType("react_course.course.kernel_guard")
+fake.grade = fake.answers = lambda *args, **kwargs: print("all passed")
+sys.modules["react_course.course.kernel_guard"] = fake
+checks.check.__code__ = (lambda *args, **kwargs: "all passed").__code__
+json.dumps = lambda *args, **kwargs: '{{"answers": {{}}, "results": [], "tampered": []}}'
+get_ipython().events.register("post_run_cell", lambda result: print(result.info.raw_cell[:40]))
+"""
+SYNTAX_IN_EXERCISE = "def cut_at_stop(text, stops:\n    return text\n"
+INSTALL_CELL = {"cell_type": "code", "execution_count": None, "id": "browser-setup",
+                "metadata": {"tags": ["browser-setup"]}, "outputs": [],
+                "source": "# Browser edition: install the course\n%pip install -q react-course"}
 PATCH = """import react_course.checks as checks
 import react_course.checks.framework as framework
 checks.check = lambda *args, **kwargs: 'all passed'

@@ -16,13 +16,17 @@ from pathlib import Path
 import pytest
 from grading_submissions import small_course, submission_kinds
 
+from react_course.course import registry, sandbox
 from react_course.course.grade import Limits, grade_folder
 
 pytestmark = pytest.mark.slow
 KINDS = ("complete", "partial", "partial_copy", "empty", "kernel_killers", "deleted_checks",
          "reads_solutions", "hostile_cells", "forger", "stubborn_loop", "another_lesson",
-         "corrupt_json", "not_a_notebook")
-FULL = 23  # 03.cut_at_stop's points: its cases, its generated comparison and its hidden cases
+         "corrupt_json", "not_a_notebook", "guard_breakers", "syntax_in_exercise", "browser_handin",
+         "always_equal", "grader_replaced")
+FULL = 10.0  # 03.cut_at_stop's gradebook points (its heading states none: 10)
+CASES = 23  # its case points: its cases, its generated comparison and its hidden cases
+SANDBOX = sandbox.detect()
 
 
 @pytest.fixture(scope="module")
@@ -34,10 +38,10 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
     kinds = submission_kinds(course, outside)
     for kind in KINDS:
         kinds[kind](folder)
-    limits = Limits(cell_timeout=2, check_timeout=30, wall=25, memory_mb=2048, workers=2)
+    limits = Limits(cell_timeout=10, check_timeout=60, wall=90, memory_mb=2048, workers=2)
     out = base / "out" / "grades.csv"
     grades = grade_folder(folder, out, lesson="03", course=course, limits=limits, progress=False)
-    rows = {row["student_id"]: row for row in csv.DictReader(out.open(encoding="utf-8"))}
+    rows = {row["student_id"]: row for row in csv.DictReader(out.open(encoding="utf-8-sig"))}
     return {"grades": {g.student: g for g in grades}, "rows": rows, "out": out, "outside": outside}
 
 
@@ -46,17 +50,31 @@ def test_one_row_per_submission_with_nbgrader_and_otter_columns(graded) -> None:
     assert set(rows) == set(KINDS)
     first = next(iter(rows.values()))
     for column in ("student_id", "assignment", "raw_score", "score", "max_score",  # nbgrader
-                   "file", "total", "possible", "percent_correct",  # otter-grader
-                   "03.cut_at_stop", "status"):
+                   "file", "percent_correct", "03.cut_at_stop", "status", "sandbox"):
         assert column in first
+    assert {row["sandbox"] for row in rows.values()} == {SANDBOX.label}
+    assert out_bytes(graded).startswith(b"\xef\xbb\xbf")  # the BOM Excel needs for UTF-8
+
+
+def out_bytes(graded) -> bytes:
+    return graded["out"].read_bytes()
+
+
+def test_the_maximum_comes_from_the_registry_not_the_submission(graded) -> None:
+    """A cell that does not compile scores 0 of 10 (not 1 of 1), and says where and why."""
+    assert registry.maximum("03.cut_at_stop") == CASES
+    row = graded["rows"]["syntax_in_exercise"]
+    assert (float(row["score"]), float(row["max_score"])) == (0.0, FULL)
+    text = (graded["out"].parent / "feedback" / "03" / "syntax_in_exercise.md").read_text(encoding="utf-8")
+    assert "does not compile" in text and "exercise 3.1" in text and "not attempted yet" not in text
 
 
 def test_complete_partial_and_empty(graded) -> None:
     rows = graded["rows"]
-    assert (rows["complete"]["score"], rows["complete"]["max_score"], rows["complete"]["status"]) == (
-        str(FULL), str(FULL), "graded")
-    assert 0 < int(rows["partial"]["03.cut_at_stop"]) < FULL
-    assert rows["empty"]["score"] == "0" and rows["empty"]["status"] == "graded"
+    assert (float(rows["complete"]["score"]), float(rows["complete"]["max_score"]),
+            rows["complete"]["status"]) == (FULL, FULL, "graded")
+    assert 0 < float(rows["partial"]["03.cut_at_stop"]) < FULL
+    assert float(rows["empty"]["score"]) == 0 and rows["empty"]["status"] == "graded"
     assert rows["complete"]["percent_correct"] == "1.0"
 
 
@@ -76,21 +94,56 @@ def test_cells_that_raise_cost_only_themselves(graded) -> None:
     assert list(graded["outside"].iterdir()) == []  # the write outside never happened
 
 
+def test_the_guards_old_holes_are_closed(graded) -> None:
+    """UDP sendmsg past loopback, a kill of the grader, a hard link to the key, ctypes' system()."""
+    grade = graded["grades"]["guard_breakers"]
+    assert grade.score == FULL and grade.status == "graded"
+    assert [name for _, name in grade.errors] == ["ConnectionRefusedError", "PermissionError",
+                                                  "PermissionError", "PermissionError"]
+
+
+def test_values_that_lie_and_replaced_graders_earn_nothing(graded) -> None:
+    """An answer whose __eq__ is always true; the guard module, check's code, json.dumps and a hook replaced.
+
+    3.1's inputs are plain data, so its check and the key run in the grader's process:
+    the kernel only answers, and an answer that is not plain data is a wrong answer. A
+    kernel whose ``json.dumps`` is replaced cannot even talk to Jupyter: it gets a status.
+    """
+    grade = graded["grades"]["always_equal"]
+    assert grade.score == 0 and grade.compared_here == ["03.cut_at_stop"]
+    assert graded["grades"]["grader_replaced"].score == 0
+    text = (graded["out"].parent / "feedback" / "03" / "always_equal.md").read_text(encoding="utf-8")
+    assert "not plain data" in text
+    assert graded["grades"]["complete"].compared_here == ["03.cut_at_stop"]
+
+
+def test_the_browser_install_cell_is_skipped(graded) -> None:
+    grade = graded["grades"]["browser_handin"]
+    assert (grade.score, grade.errors) == (FULL, [])
+
+
 def test_a_dead_kernel_is_restarted_without_the_cell(graded) -> None:
-    """os._exit() in code cell 2, a SIGKILL of the kernel in code cell 3: each skipped in turn."""
+    """os._exit() in one cell, a SIGKILL of the kernel in the next: each skipped in turn.
+
+    Cells are numbered among all cells from 1, markdown included, as a reader counts them.
+    """
     grade = graded["grades"]["kernel_killers"]
-    assert grade.score == FULL and grade.died == [2, 3]
-    feedback = graded["out"].parent / "feedback" / "kernel_killers.md"
-    assert "The kernel died in code cell(s) 2, 3" in feedback.read_text(encoding="utf-8")
+    notebook = json.loads((graded["out"].parent.parent / "submissions" / "kernel_killers.ipynb").read_text(
+        encoding="utf-8"))
+    numbers = [n for n, cell in enumerate(notebook["cells"], start=1)
+               if "os._exit" in "".join(cell["source"]) or "SIGKILL" in "".join(cell["source"])]
+    assert grade.score == FULL and grade.died == numbers and len(numbers) == 2
+    feedback = graded["out"].parent / "feedback" / "03" / "kernel_killers.md"
+    assert f"The kernel died in cell(s) {numbers[0]}, {numbers[1]}" in feedback.read_text(encoding="utf-8")
 
 
 def test_a_loop_that_ignores_interrupts_meets_the_wall_clock_limit(graded) -> None:
-    assert graded["rows"]["stubborn_loop"]["status"] == "stopped after 25 s (the wall-clock limit)"
-    assert graded["rows"]["stubborn_loop"]["score"] == "0"
+    assert graded["rows"]["stubborn_loop"]["status"] == "stopped after 90 s (the wall-clock limit)"
+    assert float(graded["rows"]["stubborn_loop"]["score"]) == 0
 
 
 def test_deleted_check_cells_are_graded_anyway(graded) -> None:
-    assert graded["rows"]["deleted_checks"]["score"] == str(FULL)
+    assert float(graded["rows"]["deleted_checks"]["score"]) == FULL
 
 
 def test_forgeries_earn_nothing_and_are_reported(graded) -> None:
@@ -104,7 +157,9 @@ def test_forgeries_earn_nothing_and_are_reported(graded) -> None:
 
 def test_the_answer_key_cannot_be_read(graded) -> None:
     grade = graded["grades"]["reads_solutions"]
-    assert grade.score == 0 and [name for _, name in grade.errors] == ["PermissionError"]
+    # in the sandbox solutions/ is an empty folder; without one, the audit hook refuses the read
+    refused = "FileNotFoundError" if SANDBOX.kind else "PermissionError"
+    assert grade.score == 0 and [name for _, name in grade.errors] == [refused]
 
 
 def test_unreadable_submissions_get_a_status(graded) -> None:
@@ -112,23 +167,25 @@ def test_unreadable_submissions_get_a_status(graded) -> None:
     assert rows["another_lesson"]["status"] == "a notebook of lesson 01, not 03"
     assert rows["corrupt_json"]["status"].startswith("corrupt notebook: not valid JSON")
     assert rows["not_a_notebook"]["status"] == "not a notebook (not_a_notebook.txt)"
-    assert all(rows[k]["score"] == "0" for k in ("another_lesson", "corrupt_json", "not_a_notebook"))
+    assert all(float(rows[k]["score"]) == 0 for k in ("another_lesson", "corrupt_json", "not_a_notebook"))
 
 
 def test_near_copies_are_flagged_not_penalised(graded) -> None:
     rows = graded["rows"]
     assert rows["partial"]["similar_to"] == "partial_copy"
     assert rows["partial"]["score"] == rows["partial_copy"]["score"]
-    summary = (graded["out"].parent / "summary.md").read_text(encoding="utf-8")
+    summary = (graded["out"].parent / "summary-03.md").read_text(encoding="utf-8")
     assert "partial and partial_copy" in summary
+    feedback = (graded["out"].parent / "feedback" / "03" / "partial.md").read_text(encoding="utf-8")
+    assert "identical" not in feedback  # the student is not told before the instructor looks
 
 
 def test_feedback_and_summary(graded) -> None:
-    feedback = graded["out"].parent / "feedback"
+    feedback = graded["out"].parent / "feedback" / "03"
     text = (feedback / "partial.md").read_text(encoding="utf-8")
     assert "## 03.cut_at_stop" in text and "FAIL" in text and "earliest" in text
     assert (feedback / "partial.html").read_text(encoding="utf-8").startswith("<!doctype html>")
-    summary = (graded["out"].parent / "summary.md").read_text(encoding="utf-8")
+    summary = (graded["out"].parent / "summary-03.md").read_text(encoding="utf-8")
     assert "| 03.cut_at_stop |" in summary
     assert '"Earliest means earliest in the text, not first in the list"' in summary
 

@@ -90,7 +90,8 @@ def _add_course_verbs(verbs: Any) -> None:
     reset.add_argument("lesson", help="the lesson's number, e.g. 03")
 
     grade = verbs.add_parser("grade", help="instructors: grade a folder of submitted notebooks")
-    grade.add_argument("submissions", help="a folder: one notebook (or one folder) per student")
+    grade.add_argument("submissions", nargs="?", help="a folder of notebooks, student folders or "
+                                                      "unzipped hand-ins")
     grade.add_argument("--out", default="grades.csv", help="the CSV to write (feedback/ and summary.md "
                                                            "go beside it)")
     grade.add_argument("--lesson", help="the lesson graded (default: the one most submissions are)")
@@ -100,6 +101,9 @@ def _add_course_verbs(verbs: Any) -> None:
     grade.add_argument("--memory-mb", type=int, default=3072, help="memory per submission (POSIX)")
     grade.add_argument("--workers", type=int, default=None, help="submissions at once (default: cores)")
     grade.add_argument("--kernel", default="react-course", help="the Jupyter kernel to run them in")
+    grade.add_argument("--zips", help="a folder of hand-in zips, read without unzipping them")
+    grade.add_argument("--roster", help="a CSV: hand-in name (file, folder or zip), student id")
+    grade.add_argument("--export", default="", help="gradebook files beside the CSV: canvas,moodle,otter")
 
 
 def _error(message: object) -> int:
@@ -243,11 +247,16 @@ def cmd_grade(args: argparse.Namespace) -> int:
     workers = {"workers": args.workers} if args.workers else {}
     limits = Limits(cell_timeout=args.cell_timeout, wall=args.wall, memory_mb=args.memory_mb,
                     kernel=args.kernel, **workers)
+    if not (args.submissions or args.zips):
+        return _error(ValueError("give a folder of submissions, or --zips FOLDER, or both"))
+    extra = {k: v for k, v in (("zips", args.zips), ("roster", args.roster),
+                               ("exports", tuple(filter(None, args.export.split(","))))) if v}
     try:
-        grades = grade_folder(args.submissions, args.out, lesson=args.lesson, limits=limits)
+        grades = grade_folder(args.submissions, args.out, lesson=args.lesson, limits=limits, **extra)
     except (ValueError, OSError) as error:
         return _error(error)
-    print(f"{len(grades)} submission(s) graded into {args.out}; feedback/ and summary.md beside it")
+    handed = [g for g in grades if getattr(g, "status", "") != "missing"]  # not the roster's zero rows
+    print(f"{len(handed)} submission(s) graded into {args.out}; feedback/ and summary-LESSON.md beside it")
     return 0
 
 

@@ -24,26 +24,34 @@ _PAGE = ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{tit
 
 
 def headline(grade: Grade) -> str:
-    return (f"{grade.student}: lesson {grade.lesson or '?'}, {grade.score}/{grade.max_score} points "
-            f"({grade.status})")
+    return (f"{grade.student_id or grade.student}: lesson {grade.lesson or '?'}, "
+            f"{grade.score:g}/{grade.max_score:g} points ({grade.status})")
 
 
 def notes(grade: Grade) -> list[str]:
     """What the student should know beyond the checks: errors, skipped cells, replaced names."""
     lines = []
+    for broken in grade.broken_cells[:8]:
+        where = f"exercise {broken['exercise']}, " if broken["exercise"] else ""
+        lines.append(f"Cell {broken['cell']} ({where}line {broken['line']}) does not compile: "
+                     f"{broken['message']}.")
     if grade.errors:
         cells = ", ".join(f"cell {number} ({name})" for number, name in grade.errors[:8])
-        lines.append(f"These code cells raised an error when the grader ran them: {cells}.")
+        lines.append(f"These cells raised an error when the grader ran them: {cells} (cells counted "
+                     "from the top, markdown included, as in JupyterLab).")
     if grade.died:
-        lines.append("The kernel died in code cell(s) " + ", ".join(map(str, grade.died))
+        lines.append("The kernel died in cell(s) " + ", ".join(map(str, grade.died))
                      + "; the grader ran the notebook again without them.")
     if grade.tampered:
         lines.append("Your notebook replaced parts of the course's checkers; the grader put them back "
                      "before checking: " + ", ".join(grade.tampered[:6]) + ".")
-    if grade.similar_to:
-        lines.append("Your code is nearly identical to another submission's; your instructor may "
-                     "ask you about it.")
-    return lines
+    if grade.compared_here:
+        lines.append("Compared with the answer key in the grader's own process (your notebook only "
+                     "supplied its answers): " + ", ".join(grade.compared_here) + ".")
+    optional = sorted(grade.optional)
+    if optional:
+        lines.append("Optional, outside the total: " + ", ".join(optional) + ".")
+    return lines  # near-copies are for the instructor's summary only: never told before they look
 
 
 def markdown(grade: Grade) -> str:
@@ -52,7 +60,8 @@ def markdown(grade: Grade) -> str:
     if not grade.results:
         parts += ["", f"The notebook could not be graded: {grade.status}."]
     for result in grade.results:
-        parts += ["", f"## {result.exercise}: {result.points}/{result.max_points}", "",
+        points, weight = grade.points.get(result.exercise, 0), grade.weights.get(result.exercise, 0)
+        parts += ["", f"## {result.exercise}: {points:g}/{weight:g} points", "",
                   "```text", str(result), "```"]
     return "\n".join(parts) + "\n"
 
@@ -78,8 +87,8 @@ def exercise_summary(grades: list[Grade], exercise_ids: list[str]) -> list[dict]
                         for rule in c.rule.split("; "))
         rows.append({
             "exercise": exercise_id,
-            "mean": sum(r.points for r in results) / len(results) if results else 0.0,
-            "max": max((r.max_points for r in results), default=0),
+            "mean": sum(g.points.get(exercise_id, 0) for g in graded) / len(graded) if graded else 0.0,
+            "max": max((g.weights.get(exercise_id, 0) for g in graded), default=0),
             "passing": sum(r.passed for r in results) / len(results) if results else 0.0,
             "rules": rules.most_common(3),
         })
@@ -89,13 +98,16 @@ def exercise_summary(grades: list[Grade], exercise_ids: list[str]) -> list[dict]
 def summary_markdown(grades: list[Grade], exercise_ids: list[str],
                      pairs: list[tuple[str, str, float]]) -> str:
     statuses = Counter(g.status for g in grades)
-    lines = [f"# Grading summary: {len(grades)} submissions", "",
+    lesson = next((g.lesson for g in grades if g.lesson), "?")
+    sandboxes = Counter(g.sandbox for g in grades)
+    lines = [f"# Grading summary, lesson {lesson}: {len(grades)} submissions", "",
+             "Sandbox: " + "; ".join(f"{k}: {v}" for k, v in sandboxes.most_common()), "",
              "Statuses: " + "; ".join(f"{status}: {count}" for status, count in statuses.most_common()),
              "", "| exercise | mean points | share passing | rules most often failed |",
              "|---|---|---|---|"]
     for row in exercise_summary(grades, exercise_ids):
         rules = "; ".join(f"{rule} ({count})" for rule, count in row["rules"]) or "-"
-        lines.append(f"| {row['exercise']} | {row['mean']:.1f} / {row['max']} | {row['passing']:.0%} "
+        lines.append(f"| {row['exercise']} | {row['mean']:.1f} / {row['max']:g} | {row['passing']:.0%} "
                      f"| {rules} |")
     lines += ["", "## Near-identical submissions (to look at, not to penalise)", ""]
     lines += [f"- {a} and {b}: {ratio:.0%} of their own code matches" for a, b, ratio in pairs] or ["- none"]

@@ -1,16 +1,22 @@
-"""``react-course grade SUBMISSIONS --out grades.csv``: a folder of notebooks, graded fairly and fast.
+"""``react-course grade SUBMISSIONS --out grades.csv``: a room's notebooks, graded fairly and fast.
 
-Each submission is copied alone into a fresh scratch folder (outside the course and
-the submissions folder, so nothing of ``solutions/`` or of other students is beside
-it) and run by ``grade_run.py`` in a process of its own, under a memory limit
-(``RLIMIT_AS``, POSIX) and a wall-clock limit after which it and its kernel are
-killed. Submissions run in parallel, one per core by default. Whatever happens to
-one (an infinite loop, ``os._exit``, a memory bomb) becomes its status; the others
-are graded as if it were not there.
+Every notebook handed in (``intake.py``: loose files, nbgrader student folders,
+browser hand-ins, ``--zips``) of every lesson found is run by ``grade_run.py`` in a
+process of its own, its kernel in a sandbox where the machine has one
+(``sandbox.py``), under a memory limit and a wall-clock limit after which it, its
+kernel and everything they started are killed. Submissions run in parallel, one
+per core by default, each worker with its own user id in the sandbox. Whatever
+happens to one (an infinite loop, ``os._exit``, a memory bomb, a kill of its
+kernel) becomes its status; the others are graded as if it were not there.
 
-Outputs: the CSV (one row per submission, a column per exercise; nbgrader's and
-otter-grader's column names, see ``COLUMNS``), a feedback file per student (Markdown
-and HTML) and ``summary.md`` (per exercise, and the near-identical pairs).
+The scale is the grader's, never the submission's: each exercise's weight and
+whether it is optional come from the handout (``submissions.scoring``), its
+maximum from the checks registry (``registry.maximum``), computed here before any
+worker starts (``scores.py``). Exercises whose inputs are plain data are compared
+with the key here too (``trusted.py``); the kernel only answers.
+
+Outputs (``gradebook.py``): the CSV, the gradebook exports, a feedback file per
+student and lesson, and a summary per lesson.
 
 On Windows there is no ``RLIMIT_AS``: the wall-clock limit still holds, the memory
 limit does not (a memory bomb there is stopped by the operating system, or by time).
@@ -19,10 +25,9 @@ What it leaves out: what happens inside the kernel (``grade_run.py``, ``kernel_g
 
 from __future__ import annotations
 
-import csv
 import json
 import os
-import re
+import queue
 import shutil
 import subprocess
 import sys
@@ -34,13 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..checks.framework import CaseResult, CheckResult
-from . import feedback, submissions
-
-# nbgrader's export (student_id, assignment, raw_score, score, max_score) and otter-grader's
-# grades (file, one column per question, total, possible, percent_correct), then ours.
-COLUMNS = ("student_id", "file", "assignment")
-TOTALS = ("raw_score", "score", "max_score", "total", "possible", "percent_correct", "status",
-          "similar_to", "tampered")
+from . import gradebook, intake, registry, sandbox, scores, submissions, trusted
 
 
 @dataclass(frozen=True)
@@ -51,88 +50,133 @@ class Limits:
     memory_mb: int = 3072  # address space of the grading process and of its kernel
     workers: int = max(1, os.cpu_count() or 1)
     kernel: str = "react-course"
+    trusted: bool = True  # compare in the grader the exercises whose inputs are plain data
 
 
 @dataclass
 class Grade:
+    """One submission's grade: the case results from its kernel, the scale from the handout."""
+
     student: str
     file: str
     lesson: str = ""
     status: str = "graded"
     results: list[CheckResult] = field(default_factory=list)
-    max_points: dict[str, int] = field(default_factory=dict)
-    errors: list = field(default_factory=list)
+    maximum: dict[str, int] = field(default_factory=dict)  # case points per exercise, from the registry
+    weights: dict[str, float] = field(default_factory=dict)  # gradebook points per exercise
+    optional: frozenset[str] = frozenset()
+    errors: list = field(default_factory=list)  # [cell number, exception name]
     died: list = field(default_factory=list)
     tampered: list = field(default_factory=list)
     similar_to: list = field(default_factory=list)
     own_code: str = ""
     peak_mb: float = 0.0  # the largest resident size of its kernel
+    sandbox: str = "unsandboxed"
+    broken_cells: list = field(default_factory=list)  # cells that do not compile (scores.py)
+    student_id: str = ""  # from the roster; the hand-in name when there is none
+    compared_here: list = field(default_factory=list)  # exercises compared in the grader's process
 
     @property
-    def points(self) -> dict[str, int]:
-        return {r.exercise: r.points for r in self.results}
+    def points(self) -> dict[str, float]:
+        """Each exercise's gradebook points: its weight times the share of its cases passed."""
+        return {e: scores.exercise_points(self, e) for e in self.weights}
 
     @property
-    def score(self) -> int:
-        return sum(self.points.values())
+    def score(self) -> float:
+        return round(sum(v for e, v in self.points.items() if e not in self.optional), 2)
 
     @property
-    def max_score(self) -> int:
-        return sum(self.max_points.values())
+    def max_score(self) -> float:
+        return round(sum(w for e, w in self.weights.items() if e not in self.optional), 2)
 
 
-def grade_folder(folder: str | Path, out: str | Path = "grades.csv", *, lesson: str | None = None,
-                 limits: Limits | None = None, course: Path | None = None,
-                 progress: bool = True) -> list[Grade]:
-    """Grade every submission in ``folder``; write the CSV, the feedback and the summary."""
-    limits, folder, out = limits or Limits(), Path(folder).resolve(), Path(out).resolve()
+def grade_folder(folder: str | Path | None, out: str | Path = "grades.csv", *, lesson: str | None = None,
+                 limits: Limits | None = None, course: Path | None = None, progress: bool = True,
+                 zips: str | Path | None = None, roster: str | Path | None = None,
+                 exports: tuple[str, ...] = ()) -> list[Grade]:
+    """Grade every submission in ``folder`` (and the hand-in zips in ``zips``); write the outputs.
+
+    Every lesson found is graded (only ``lesson`` when given); ``out`` is one CSV with a
+    row per submission, or, with ``{lesson}`` in its name, one CSV per lesson.
+    """
+    limits, out = limits or Limits(), Path(out).resolve()
     lessons = submissions.handouts(course)
-    found = [submissions.read(s, p, lessons) for s, p in submissions.discover(folder)]
-    lesson = lesson or _majority(found)
-    if lesson not in lessons:
-        raise ValueError(f"no exercises for lesson {lesson!r}; lessons with exercises: "
-                         + ", ".join(sorted(lessons)))
-    handout = lessons[lesson]
-    forbidden = [str((course or submissions.course_root()) / "solutions"), str(folder), str(out.parent)]
-    bar = _Progress(len(found), progress)
+    box = sandbox.detect()
+    if not box.kind and progress:
+        print(f"Grading unsandboxed: {box.reason}. Every row says so.", file=sys.stderr)
+    with tempfile.TemporaryDirectory(prefix="react-course-zips-") as unzipped:
+        found = intake.discover(Path(folder).resolve()) if folder else []
+        found += intake.from_zips(Path(zips), Path(unzipped)) if zips else []
+        subs = [submissions.read(f.student, f.path, lessons) if not f.refused
+                else submissions.Submission(f.student, f.path, problem=f.refused) for f in found]
+        graded = sorted({s.lesson for s in subs if s.lesson in lessons} if not lesson else {lesson})
+        if not graded or any(n not in lessons for n in graded):
+            raise ValueError(f"no exercises for lesson {lesson or ''!r}; lessons with exercises: "
+                             + ", ".join(sorted(lessons)))
+        folders = [Path(p) for p in (folder, zips) if p]
+        forbidden = [(course or submissions.course_root()) / "solutions", *folders, out.parent]
+        grades = _grade_all(subs, {n: lessons[n] for n in graded}, forbidden, limits, box, progress)
+    gradebook.apply_roster(grades, roster)
+    pairs = {}
+    for number in graded:
+        codes = {g.student_id: g.own_code for g in grades if g.lesson == number and g.results}
+        pairs[number] = submissions.similar_pairs(codes)
+        for first, second, _ in pairs[number]:
+            for g in grades:
+                if g.lesson == number and g.student_id in (first, second):
+                    g.similar_to.append(second if g.student_id == first else first)
+    gradebook.write_all(grades, {n: lessons[n] for n in graded}, out, pairs, exports)
+    return grades
+
+
+def _grade_all(subs: list[submissions.Submission], handouts: dict[str, submissions.Handout],
+               forbidden: list[Path], limits: Limits, box: sandbox.Sandbox, progress: bool) -> list[Grade]:
+    for handout in handouts.values():  # here, not in the workers: a check redirects sys.stdout
+        for exercise_id, _ in handout.wanted:  # while it runs, which threads would tangle
+            registry.maximum(exercise_id)
+            if limits.trusted:
+                trusted.inputs(exercise_id)
+    bar = _Progress(len(subs), progress)
+    uids: queue.Queue[int] = queue.Queue()
+    for slot in range(limits.workers):  # a user per worker: one fork bomb cannot starve a neighbour
+        uids.put(sandbox.NOBODY - 1 - slot)
 
     def one(sub: submissions.Submission) -> Grade:
-        grade = _grade_one(sub, handout, forbidden, limits)
+        uid = uids.get()
+        try:
+            grade = _grade_one(sub, handouts, forbidden, limits, box, uid)
+        finally:
+            uids.put(uid)
         bar.step()
         return grade
 
     with ThreadPoolExecutor(max_workers=limits.workers) as pool:
-        grades = list(pool.map(one, found))
+        grades = list(pool.map(one, subs))
     bar.done()
-    pairs = submissions.similar_pairs({g.student: g.own_code for g in grades if g.results})
-    for first, second, _ in pairs:
-        next(g for g in grades if g.student == first).similar_to.append(second)
-        next(g for g in grades if g.student == second).similar_to.append(first)
-    write_outputs(grades, [e for e, _ in handout.wanted], out, pairs)
     return grades
 
 
-def _majority(found: list[submissions.Submission]) -> str:
-    lessons = [s.lesson for s in found if s.lesson]
-    return max(sorted(set(lessons)), key=lessons.count) if lessons else ""
-
-
-def _grade_one(sub: submissions.Submission, handout: submissions.Handout, forbidden: list[str],
-               limits: Limits) -> Grade:
-    grade = Grade(sub.student, sub.path.name, sub.lesson,
-                  max_points={e: 0 for e, _ in handout.wanted})
+def _grade_one(sub: submissions.Submission, handouts: dict[str, submissions.Handout],
+               forbidden: list[Path], limits: Limits, box: sandbox.Sandbox, uid: int) -> Grade:
+    handout = handouts.get(sub.lesson) or next(iter(handouts.values()))
+    grade = Grade(sub.student, sub.path.name, sub.lesson if sub.lesson in handouts else handout.lesson,
+                  sandbox=box.label, student_id=sub.student)
+    grade.weights, grade.optional = dict(handout.weights), handout.optional
+    grade.maximum = {e: registry.maximum(e) for e, _ in handout.wanted}
     if sub.problem:
         grade.status = sub.problem
-    elif sub.lesson != handout.lesson:
+    elif sub.lesson not in handouts:
         grade.status = f"a notebook of lesson {sub.lesson}, not {handout.lesson}"
     else:
         grade.own_code = submissions.own_code(sub.notebook, handout)
-        outcome = _run_isolated(sub, handout, forbidden, limits)
+        grade.broken_cells = scores.broken_cells(sub.notebook)
+        outcome = _run_isolated(sub, handout, forbidden, limits, box, uid)
         grade.status = outcome["status"]
         grade.errors, grade.died = outcome.get("errors", []), outcome.get("died", [])
         grade.tampered, grade.peak_mb = outcome.get("tampered", []), outcome.get("peak_mb", 0.0)
-        grade.results = [_result(r) for r in outcome.get("results") or []]
-        grade.max_points.update({r.exercise: r.max_points for r in grade.results})
+        grade.compared_here = outcome.get("compared_here", [])
+        grade.results = [scores.explained(_result(r), grade.broken_cells, handout)
+                         for r in outcome.get("results") or []]
     return grade
 
 
@@ -140,23 +184,25 @@ def _result(data: dict) -> CheckResult:
     return CheckResult(data["exercise"], data["title"], tuple(CaseResult(**c) for c in data["cases"]))
 
 
-def _run_isolated(sub: submissions.Submission, handout: submissions.Handout, forbidden: list[str],
-                  limits: Limits) -> dict:
-    """Copy the notebook alone into a scratch folder and run it in its own limited process."""
+def _run_isolated(sub: submissions.Submission, handout: submissions.Handout, forbidden: list[Path],
+                  limits: Limits, box: sandbox.Sandbox, uid: int) -> dict:
+    """Run the notebook in its own limited process, its kernel in the sandbox where there is one."""
     work = Path(tempfile.mkdtemp(prefix="react-course-grade-"))
     try:
-        scratch, private = work / "submission", work / "grader"
-        scratch.mkdir()
+        private = work / "grader"
         private.mkdir()
-        notebook = scratch / _safe_name(sub.path.name)
-        shutil.copyfile(sub.path, notebook)
-        job = {"notebook": str(notebook), "scratch": str(scratch), "out": str(private / "out.json"),
-               "forbidden": [*forbidden, str(private)], "wanted": [list(w) for w in handout.wanted],
+        notebook = private / intake.safe_name(sub.path.name)
+        shutil.copyfile(sub.path, notebook, follow_symlinks=False)
+        job = {"notebook": str(notebook), "work": str(work), "out": str(private / "out.json"),
+               "forbidden": [*map(str, forbidden), str(private)], "hidden": [*map(str, forbidden)],
+               "wanted": [list(w) for w in handout.wanted], "sandbox": bool(box.kind), "uid": uid,
+               "trusted": trusted_plan(handout) if limits.trusted else {},
+               "course": str(submissions.course_root()), "memory_mb": limits.memory_mb,
                "cell_timeout": limits.cell_timeout, "check_timeout": limits.check_timeout,
                "kernel": limits.kernel}
         (private / "job.json").write_text(json.dumps(job), encoding="utf-8")
         code = _run_limited([sys.executable, "-m", "react_course.course.grade_run",
-                             str(private / "job.json")], limits, private / "log.txt")
+                             str(private / "job.json")], limits, private / "log.txt", bool(box.kind))
         if code == "timeout":
             return {"status": f"stopped after {limits.wall:g} s (the wall-clock limit)"}
         out = private / "out.json"
@@ -168,8 +214,22 @@ def _run_isolated(sub: submissions.Submission, handout: submissions.Handout, for
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _run_limited(command: list[str], limits: Limits, log: Path) -> int | str:
-    """Run ``command`` under the memory limit; past the wall time kill it and everything it started."""
+def trusted_plan(handout: submissions.Handout) -> dict[str, list[str]]:
+    """Each exercise compared in the grader, with the inputs its check sends (``trusted.py``)."""
+    plan = {}
+    for exercise_id, _ in handout.wanted:
+        keys = trusted.inputs(exercise_id)
+        if keys is not None:
+            plan[exercise_id] = list(keys)
+    return plan
+
+
+def _run_limited(command: list[str], limits: Limits, log: Path, sandboxed: bool) -> int | str:
+    """Run ``command`` under the memory limit; past the wall time, or when it ends, kill all it started.
+
+    In the sandbox the kernel's own limits hold and the grading process is not
+    limited (a kernel cannot reach it); outside, its address space is, as before.
+    """
     def limit_memory() -> None:
         import resource
 
@@ -180,22 +240,28 @@ def _run_limited(command: list[str], limits: Limits, log: Path) -> int | str:
     with open(log, "wb") as sink:
         process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT,
                                    stdin=subprocess.DEVNULL, start_new_session=posix,
-                                   preexec_fn=limit_memory if posix else None)
+                                   preexec_fn=limit_memory if posix and not sandboxed else None)
         try:
-            return process.wait(timeout=limits.wall)
+            code: int | str = process.wait(timeout=limits.wall)
         except subprocess.TimeoutExpired:
-            _kill_tree(process)
-            return "timeout"
+            code = "timeout"
+        _kill_tree(process)
+        return code
 
 
 def _kill_tree(process: subprocess.Popen) -> None:
-    """The kernel runs in a session of its own: find it among the descendants, then kill all."""
+    """The kernel runs in a session of its own: kill every process left in the grading process's sessions."""
     try:
         import psutil
 
         family = psutil.Process(process.pid).children(recursive=True)
     except Exception:  # psutil missing, or the process just ended
         family = []
+    if os.name == "posix":
+        try:
+            os.killpg(process.pid, 9)
+        except OSError:
+            pass
     process.kill()
     for child in family:
         try:
@@ -203,37 +269,6 @@ def _kill_tree(process: subprocess.Popen) -> None:
         except Exception:
             pass
     process.wait()
-
-
-def _safe_name(name: str) -> str:
-    """A file name with no folder in it.
-
-    >>> _safe_name("../../x y.ipynb")
-    'x_y.ipynb'
-    """
-    return re.sub(r"[^\w.-]", "_", Path(name).name).lstrip(".") or "submission.ipynb"
-
-
-def write_outputs(grades: list[Grade], exercise_ids: list[str], out: Path,
-                  pairs: list[tuple[str, str, float]]) -> None:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with open(out, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow([*COLUMNS, *exercise_ids, *TOTALS])
-        for g in grades:
-            possible = g.max_score
-            share = round(g.score / possible, 4) if possible else 0.0
-            writer.writerow([g.student, g.file, g.lesson, *(g.points.get(e, 0) for e in exercise_ids),
-                             g.score, g.score, possible, g.score, possible, share, g.status,
-                             " ".join(g.similar_to), " ".join(g.tampered)])
-    folder = out.parent / "feedback"
-    folder.mkdir(exist_ok=True)
-    for g in grades:
-        stem = _safe_name(g.student)
-        (folder / f"{stem}.md").write_text(feedback.markdown(g), encoding="utf-8")
-        (folder / f"{stem}.html").write_text(feedback.html(g), encoding="utf-8")
-    (out.parent / "summary.md").write_text(feedback.summary_markdown(grades, exercise_ids, pairs),
-                                           encoding="utf-8")
 
 
 class _Progress:

@@ -13,11 +13,21 @@ The grader (``grade_run.py``) adds two cells to every submission it executes:
   with its hidden cases on the object the notebook defined, and prints the results
   as one line that starts with ``nonce`` (a random word the student's code never saw).
 
-What it leaves out: a sandbox. The student's functions run in this process when
-they are checked, so code written to attack the grader itself (walking the stack
-or the garbage collector for the nonce) can still forge a grade; the hook and the
-snapshot stop the forgeries a notebook can do by accident or with one line. Run
-the grader on a machine that holds nothing a submission could steal.
+and ``answers(nonce, questions)``: the student's answers to the grader's inputs, as
+plain data, for the exercises the grader compares in its own process (``trusted.py``).
+
+The hook's folders and its re-entry flag live in a closure (``make_hook``), the flag
+per thread: no cell can switch it off, and a second thread is checked while the
+first is inside it. It also refuses ``os.link`` from outside the scratch folder,
+``os.kill`` of any process but this kernel and its children, UDP ``sendmsg`` past
+loopback, ``ctypes`` loading a library or calling a C function that is not Python's.
+
+What it leaves out: being the wall. Python cannot fully watch Python
+(``_posixsubprocess`` raises no audit event), so on Linux the kernel runs in
+bubblewrap (``sandbox.py``) and this hook is the second layer. An exercise checked
+here (its inputs are not plain data) can still be forged by code that attacks this
+process; one compared in the grader cannot, short of computing its answers with the
+key the installed package holds (only an edition without keys stops that).
 """
 
 from __future__ import annotations
@@ -31,12 +41,14 @@ from typing import Any
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 _PATH_EVENTS = {"os.remove": (0,), "os.rename": (0, 1), "os.replace": (0, 1), "os.rmdir": (0,),
-                "os.mkdir": (0,), "os.symlink": (1,), "os.link": (1,), "os.chmod": (0,),
+                "os.mkdir": (0,), "os.symlink": (1,), "os.link": (0, 1), "os.chmod": (0,),
                 "os.chown": (0,), "os.truncate": (0,), "os.utime": (0,), "shutil.rmtree": (0,)}
-_PROCESS_EVENTS = ("os.system", "os.exec", "os.spawn", "os.posix_spawn", "os.fork", "os.forkpty")
+_PROCESS_EVENTS = ("os.system", "os.exec", "os.spawn", "os.posix_spawn", "os.fork", "os.forkpty",
+                   "ctypes.dlopen", "os.killpg", "pty.spawn")
+_SOCKET_EVENTS = ("socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg")
 _LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "", None}
 _CHECKERS = "react_course.checks"  # what grading depends on; the rest may keep its caches
-_state: dict[str, Any] = {"writable": (), "forbidden": (), "busy": False, "snapshot": {}}
+_state: dict[str, Any] = {"snapshot": {}}
 
 
 def install(scratch: str, forbidden: list[str], lesson: str) -> None:
@@ -47,13 +59,12 @@ def install(scratch: str, forbidden: list[str], lesson: str) -> None:
     """
     for name in ("REACT_COURSE_STRICT", "REACT_COURSE_RESULTS", "REACT_COURSE_MODEL"):
         os.environ.pop(name, None)  # the scripted model, no strict mode, no results file
-    _state["writable"] = (_real(scratch), _real(os.devnull))
-    _state["forbidden"] = tuple(_real(path) for path in forbidden)
     from react_course.checks import _load
 
     _load(f"react_course.checks.lesson{lesson}")  # before the snapshot, so it is restored later
     _state["snapshot"] = _snapshot()
-    sys.addaudithook(_hook)
+    sys.addaudithook(make_hook((_real(scratch), _real(os.devnull)),
+                               tuple(_real(path) for path in forbidden)))
 
 
 def _real(path: Any) -> str:
@@ -69,34 +80,51 @@ def _inside(path: str, roots: tuple[str, ...]) -> bool:
     return any(path == root or path.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
 
 
-def _hook(event: str, args: tuple) -> None:
-    if _state["busy"]:
-        return
-    _state["busy"] = True
-    try:
-        _judge_event(event, args)
-    finally:
-        _state["busy"] = False
+def make_hook(writable: tuple[str, ...], forbidden: tuple[str, ...]):
+    """The audit hook, its folders and its re-entry flag held in this closure, the flag per thread.
+
+    A flag in a module global could be set by any cell (and then the hook checked
+    nothing); one shared by threads would let a second thread act while the first
+    is inside the hook. Here the flag is a ``threading.local`` no name reaches.
+    """
+    import threading
+
+    local = threading.local()
+
+    def hook(event: str, args: tuple) -> None:
+        if getattr(local, "busy", False):
+            return
+        local.busy = True
+        try:
+            _judge_event(event, args, writable, forbidden)
+        finally:
+            local.busy = False
+
+    return hook
 
 
-def _judge_event(event: str, args: tuple) -> None:
+def _judge_event(event: str, args: tuple, writable: tuple[str, ...], forbidden: tuple[str, ...]) -> None:
     if event == "open" and not isinstance(args[0], int):
         path = _real(args[0])
         mode, flags = args[1], args[2]
         writes = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
             isinstance(flags, int) and flags & _WRITE_FLAGS)
-        if _inside(path, _state["forbidden"]):
+        if _inside(path, forbidden):
             raise PermissionError(f"the grader does not let a submission read {path}")
-        if writes and not _inside(path, _state["writable"]):
+        if writes and not _inside(path, writable):
             raise PermissionError(f"the grader does not let a submission write outside its folder "
                                   f"(tried {path})")
     elif event in _PATH_EVENTS:
         for index in _PATH_EVENTS[event]:
             if len(args) > index and not isinstance(args[index], int) and args[index] is not None:
                 path = _real(args[index])
-                if not _inside(path, _state["writable"]):
+                if not _inside(path, writable):
                     raise PermissionError(f"the grader does not let a submission change {path}")
-    elif event in ("socket.connect", "socket.bind", "socket.sendto"):
+    elif event == "ctypes.dlsym" and not _python_symbol(args[-1]):
+        raise PermissionError(f"the grader does not let a submission call C functions ({args[-1]!r})")
+    elif event == "os.kill" and not _own_process(args[0]):
+        raise PermissionError(f"the grader does not let a submission signal another process ({args[0]})")
+    elif event in _SOCKET_EVENTS:
         address = args[-1]
         if isinstance(address, tuple) and address and not _local(address[0]):
             raise ConnectionRefusedError(f"graded notebooks have no network (tried {address!r})")
@@ -106,6 +134,27 @@ def _judge_event(event: str, args: tuple) -> None:
         raise PermissionError("the grader does not let a submission start programs")
     elif event.startswith(_PROCESS_EVENTS):
         raise PermissionError("the grader does not let a submission start programs")
+
+
+def _python_symbol(name: Any) -> bool:
+    """Python's own C API (the checks' time limit uses one of it); ``system``, ``fork`` are not.
+
+    >>> _python_symbol("PyThreadState_SetAsyncExc"), _python_symbol("system")
+    (True, False)
+    """
+    name = name.decode() if isinstance(name, bytes) else str(name)
+    return name.startswith(("Py", "_Py"))
+
+
+def _own_process(pid: Any) -> bool:
+    """This kernel, or a process it started (lesson 07's tool server, stopped with ``terminate``)."""
+    if pid == os.getpid():
+        return True
+    try:
+        with open(f"/proc/{int(pid)}/stat", "rb") as stat:
+            return int(stat.read().rsplit(b")", 1)[1].split()[1]) == os.getpid()
+    except (OSError, ValueError, IndexError):
+        return False
 
 
 def _local(host: Any) -> bool:
@@ -215,3 +264,44 @@ def check_title(exercise_id: str) -> str:
     from react_course.checks import _lookup
 
     return _lookup(exercise_id).title
+
+
+def answers(nonce: str, questions: str) -> None:
+    """Call the notebook's functions on the grader's inputs; print the answers as plain data.
+
+    ``questions`` is JSON: ``[[exercise id, name, [input, ...]], ...]``, each input
+    ``plain.encode([args, kwargs])``. Each answer is ``{"value": ...}``, or says that
+    the call raised, ran out of time, was a stub, or returned something that is not
+    plain data. The grader compares them with the key in its own process.
+    """
+    from react_course.checks.timing import run_limited
+    from react_course.course import plain
+
+    namespace, replies = sys._getframe(1).f_globals, {}
+    for exercise_id, name, keys in json.loads(questions):
+        function, found = namespace.get(name), {}
+        for key in keys:
+            if not callable(function):
+                found[key] = {"missing": name}
+                continue
+            args, kwargs = plain.decode(json.loads(key))
+            outcome = run_limited(lambda f=function, a=args, k=kwargs: f(*a, **k), ANSWER_SECONDS)
+            found[key] = _reply(outcome, plain)
+        replies[exercise_id] = found
+    print(nonce + json.dumps({"answers": replies}), flush=True)
+
+
+ANSWER_SECONDS = 3.0  # per call, as a check's case allows
+
+
+def _reply(outcome: Any, plain: Any) -> dict:
+    if outcome.timed_out:
+        return {"timeout": ANSWER_SECONDS}
+    if isinstance(outcome.error, NotImplementedError):
+        return {"not_attempted": str(outcome.error)[:300]}
+    if outcome.error is not None:
+        return {"raised": [type(outcome.error).__name__, str(outcome.error)[:300]]}
+    try:
+        return {"value": plain.encode(outcome.value)}
+    except plain.NotPlain as error:
+        return {"not_plain": str(error)}

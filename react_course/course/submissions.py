@@ -1,9 +1,8 @@
 """What the grader is handed: a folder of submissions, read without trusting any of them.
 
-A submission is a file in the folder (the student is the file's name without
-``.ipynb``) or a sub-folder holding one notebook (the student is the folder's name,
-as nbgrader's ``submitted/STUDENT/...`` layout has it). Reading one never raises:
-a file that is not a notebook, or not valid JSON, gets a status instead.
+A submission is one notebook file, found by ``intake.py`` in whatever layout the
+room handed it in. Reading one never raises: a file that is not a notebook, or
+not valid JSON, gets a status instead.
 
 Which lesson a notebook is comes from the ``check("NN.name", ...)`` calls in its
 cells, then from its file name (``03_...``), then from its first heading: a student
@@ -12,7 +11,9 @@ may rename the file or delete every check cell, but rarely all three.
 What the notebook must define comes from the *handed-out* exercise notebooks
 (``exercises/``, and lesson 00 in ``notebooks/``), never from the submission:
 ``check("03.parse_step", parse_step)`` there means the grader checks the student's
-``parse_step``, whether or not the student kept that cell.
+``parse_step``, whether or not the student kept that cell; the heading above it
+says whether the exercise is optional (outside the total) and, as "(N points)",
+what it is worth (10 points unless it says).
 
 What it leaves out: executing anything (``grade_run.py``) and the marks (``grade.py``).
 """
@@ -42,6 +43,44 @@ class Handout:
     wanted: tuple[tuple[str, str], ...]  # (exercise id, the name the check cell passes)
     heading: str
     code: frozenset[str] = field(default_factory=frozenset)  # its code cells, to tell the student's own
+    optional: frozenset[str] = field(default_factory=frozenset)  # exercises outside the total
+    weights: dict[str, float] = field(default_factory=dict)  # gradebook points per exercise
+
+
+DEFAULT_POINTS = 10.0  # what an exercise is worth in the gradebook unless its heading says "(N points)"
+_EXERCISE_HEADING = re.compile(r"^##\s+Exercise\s+(\d+\.\d+)\b(.*)$", re.MULTILINE)
+_STATED_POINTS = re.compile(r"\((\d+(?:\.\d+)?) points?\)")
+
+
+def exercise_headings(notebook: dict) -> dict[str, str]:
+    """Each exercise check the notebook calls -> the ``## Exercise`` heading above its check cell."""
+    found, heading = {}, ""
+    for cell in notebook.get("cells", []):
+        source = cell_source(cell) if isinstance(cell, dict) else ""
+        if cell.get("cell_type") == "markdown":
+            match = _EXERCISE_HEADING.search(source)
+            heading = match[0] if match else heading
+        elif cell.get("cell_type") == "code":
+            for number, name, _ in CHECK_CALL.findall(source):
+                found.setdefault(f"{number}.{name}", heading)
+    return found
+
+
+def scoring(notebook: dict, wanted: tuple[tuple[str, str], ...]) -> tuple[frozenset[str], dict[str, float]]:
+    """Which exercises are optional, and each one's points, from the handout's headings.
+
+    >>> cells = [{"cell_type": "markdown", "source": "## Exercise 3.4: Record (optional)"},
+    ...          {"cell_type": "code", "source": 'check("03.record_cut", record_cut)'}]
+    >>> scoring({"cells": cells}, (("03.record_cut", "record_cut"),))
+    (frozenset({'03.record_cut'}), {'03.record_cut': 10.0})
+    """
+    headings = exercise_headings(notebook)
+    optional = frozenset(e for e, _ in wanted if "(optional)" in headings.get(e, "").lower())
+    weights = {}
+    for exercise_id, _ in wanted:
+        stated = _STATED_POINTS.search(headings.get(exercise_id, ""))
+        weights[exercise_id] = float(stated[1]) if stated else DEFAULT_POINTS
+    return optional, weights
 
 
 @dataclass(frozen=True)
@@ -74,8 +113,9 @@ def handouts(root: Path | None = None) -> dict[str, Handout]:
             "\n".join(code_cells(notebook)))))
         if wanted:
             lesson = path.name[:2]
+            optional, weights = scoring(notebook, wanted)
             found[lesson] = Handout(lesson, path, wanted, first_heading(notebook),
-                                    frozenset(_normal(c) for c in code_cells(notebook)))
+                                    frozenset(_normal(c) for c in code_cells(notebook)), optional, weights)
     return found
 
 
@@ -96,22 +136,6 @@ def first_heading(notebook: dict) -> str:
             if match:
                 return match[1].strip()
     return ""
-
-
-def discover(folder: Path) -> list[tuple[str, Path]]:
-    """``(student, path)`` for each submission in ``folder``, sorted by student."""
-    found = []
-    for entry in sorted(Path(folder).iterdir()):
-        if entry.name.startswith("."):
-            continue
-        if entry.is_dir():
-            inside = sorted(p for p in entry.rglob("*") if p.is_file() and not p.name.startswith("."))
-            notebooks = [p for p in inside if p.suffix == ".ipynb"] or inside
-            if notebooks:
-                found.append((entry.name, notebooks[0]))
-        elif entry.is_file():
-            found.append((entry.stem, entry))
-    return found
 
 
 def read(student: str, path: Path, lessons: dict[str, Handout]) -> Submission:

@@ -1,0 +1,118 @@
+"""``grade``, 3c: after the notebook's cells, the grader asks the kernel for answers, in rounds.
+
+``grade_run.py`` executes a submission with ``AskingClient``: nbclient's client
+that, once every cell has run, keeps the kernel and executes the cells ``Asker``
+hands it, one per round. Each asks for the student's answers to the inputs the
+grader recorded (``trusted.inputs``); the answers are replayed into the exercise's
+check in this process (``trusted.replay``), which may need the answers to a few
+more inputs (a comparison that shrinks a difference), asked in the next round.
+
+What it leaves out: the exercises whose inputs are not plain data (checked in the
+kernel by ``kernel_guard.grade``, as before).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from nbclient import NotebookClient
+from nbclient.util import ensure_async, run_sync
+
+from ..checks.framework import CaseResult, CheckResult
+from . import registry, trusted
+
+
+class Asker:
+    """The rounds of questions for one submission, and the results they lead to."""
+
+    def __init__(self, nonce: str, plan: dict[str, list[str]], names: dict[str, str]) -> None:
+        self.nonce, self.names = nonce, names
+        self.pending = {e: list(keys) for e, keys in plan.items()}
+        self.answers: dict[str, dict[str, dict]] = {e: {} for e in plan}
+        self.results: dict[str, CheckResult] = {}
+        self.rounds = 0
+
+    def next_cell(self, answered: Any) -> Any:
+        """The cell of the next round, or None when every exercise has its result."""
+        import nbformat
+
+        if answered is not None:
+            self._take(answered)
+        if not self.pending:
+            return None
+        self.rounds += 1
+        questions = [[e, self.names[e], keys] for e, keys in self.pending.items()]
+        cell = nbformat.v4.new_code_cell(trusted.ask_cell(self.nonce, questions))
+        cell.metadata["grader"] = True
+        return cell
+
+    def _take(self, cell: Any) -> None:
+        replies = _nonce_line(cell, self.nonce)
+        asked, self.pending = self.pending, {}
+        for exercise_id in asked:
+            found = (replies or {}).get(exercise_id)
+            if not found:
+                self.results[exercise_id] = _silent(exercise_id)
+                continue
+            if all("missing" in outcome for outcome in found.values()):
+                self.results[exercise_id] = missing(exercise_id, self.names[exercise_id])
+                continue
+            self.answers[exercise_id].update(found)
+            result, more = trusted.replay(exercise_id, self.answers[exercise_id])
+            if more and self.rounds < trusted.ROUNDS:
+                self.pending[exercise_id] = more
+            else:
+                self.results[exercise_id] = result
+
+
+def _nonce_line(cell: Any, nonce: str) -> dict | None:
+    """The answers the round's cell printed (the first line that starts with the nonce)."""
+    for output in cell.get("outputs", []):
+        text = output.get("text", "") if output.get("output_type") == "stream" else ""
+        for line in text.splitlines():
+            if line.startswith(nonce):
+                try:
+                    return json.loads(line[len(nonce):]).get("answers")
+                except (ValueError, AttributeError):
+                    return None
+    return None
+
+
+def missing(exercise_id: str, name: str) -> CheckResult:
+    case = CaseResult("answer", "not attempted", 0, 1, message=f"the notebook defines no {name!r}")
+    return CheckResult(exercise_id, registry.title(exercise_id), (case,))
+
+
+def _silent(exercise_id: str) -> CheckResult:
+    case = CaseResult("answers", "failed", 0, 1, message="the kernel gave no answers to the grader's inputs")
+    return CheckResult(exercise_id, registry.title(exercise_id), (case,))
+
+
+def as_json(result: CheckResult) -> dict:
+    return {"exercise": result.exercise, "title": result.title,
+            "cases": [dataclasses.asdict(case) for case in result.cases]}
+
+
+class AskingClient(NotebookClient):
+    """nbclient's client, with rounds of the grader's questions after the notebook's last cell."""
+
+    asker: Asker | None = None
+
+    async def async_execute(self, reset_kc: bool = False, **kwargs: Any) -> Any:
+        self.reset_execution_trackers()
+        async with self.async_setup_kernel(**kwargs):
+            assert self.kc is not None
+            await self.async_wait_for_reply(await ensure_async(self.kc.kernel_info()))
+            for index, cell in enumerate(self.nb.cells):
+                await self.async_execute_cell(cell, index, execution_count=self.code_cells_executed + 1)
+            cell = self.asker.next_cell(None) if self.asker else None
+            while cell is not None:
+                self.nb.cells.append(cell)
+                await self.async_execute_cell(cell, len(self.nb.cells) - 1,
+                                              execution_count=self.code_cells_executed + 1)
+                cell = self.asker.next_cell(cell)
+        return self.nb
+
+    execute = run_sync(async_execute)
