@@ -37,8 +37,9 @@ COMMENT_MARKERS = {
 TAG_MARKERS = {name.lower().replace("_", "-"): marker for name, marker in COMMENT_MARKERS.items()}
 TAG_MARKERS["raises-exception"] = ("check_exception", True)
 SKIP_KEYS = {"metadata", "traceback", "prompt_number", "output_type", "name", "execution_count",
-             "application/vnd.jupyter.widget-view+json", "image/png", "image/jpeg"}
-IMAGES = ("image/png", "image/jpeg")
+             "application/vnd.jupyter.widget-view+json", "image/png", "image/jpeg",
+             "image/svg+xml"}
+IMAGES = ("image/png", "image/jpeg", "image/svg+xml")
 _CARRIAGE_RETURN = re.compile(r"^.*\r(?=[^\n])", re.MULTILINE)
 
 
