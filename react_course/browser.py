@@ -160,14 +160,17 @@ def on_a_laptop(reason: str) -> bool:
 
 
 ON_DISK = "On a laptop your work is the course folder on this disk: copy the folder itself."
+UNSEEN = ("This tab's Python cannot see your files (the browser refused the site's service worker: a "
+          "plain http:// address). Move them with the file browser instead: right-click each notebook, "
+          "Download; at the new address, the Upload button.")
 
 
 def export_work() -> None:
     """Show a link that downloads all of your work in this site as one zip (to move to a new address)."""
     from .course.handin import export_work as export
 
-    if not IN_BROWSER:
-        print(ON_DISK)
+    if not IN_BROWSER or course_folder() is None:
+        print(ON_DISK if not IN_BROWSER else UNSEEN)
         return
     export()
 
@@ -176,16 +179,18 @@ def import_work():
     """A button that takes the zip ``export_work`` made and puts its files back in your course folder."""
     from .course.handin import import_work as take
 
-    if not IN_BROWSER:
-        print(ON_DISK)
+    if not IN_BROWSER or course_folder() is None:
+        print(ON_DISK if not IN_BROWSER else UNSEEN)
         return None
     return take()
 
 
-# A tab has no sockets, so httpx2 (the openai SDK's HTTP client) cannot connect. Pyodide's kernel
-# runs in a web worker, where a synchronous XMLHttpRequest is allowed: the SDK's requests go
-# through it, so a real model (or `react-course serve-model` on the instructor's laptop) answers
-# a tab as it answers a laptop, the browser applying CORS. Answers arrive whole (no streaming).
+# A tab has no sockets. On Emscripten httpx2 (the openai SDK's HTTP client) sends with the page's
+# fetch, and its synchronous client (the one the course uses) then needs JavaScript Promise
+# Integration: Chromium has it, stable Firefox and Safari do not. Pyodide's kernel runs in a web
+# worker, where a synchronous XMLHttpRequest works in every browser, so the SDK's requests go
+# through that instead: a real model (or `react-course serve-model` on the instructor's laptop)
+# answers a tab as it answers a laptop, under CORS. Answers arrive whole (no streaming).
 _NOT_SETTABLE = {"host", "content-length", "connection", "accept-encoding", "user-agent"}
 
 
@@ -198,7 +203,12 @@ def route_http_through_the_page() -> bool:
         from js import XMLHttpRequest  # noqa: F401 (only a browser's worker has it)
     except ImportError:
         return False
+    import warnings
+
     import httpx2
+
+    # The SDK passes connection limits, which the page's networking ignores anyway: no warning
+    warnings.filterwarnings("ignore", message="The following transport option", category=UserWarning)
 
     httpx2.HTTPTransport.handle_request = _send_with_xhr  # type: ignore[method-assign]
     return True

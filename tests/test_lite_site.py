@@ -4,10 +4,16 @@
 server serves it on 127.0.0.1, as any static host would. Chromium resolves no
 other host (``--host-resolver-rules``), and its performance log records every
 request it tries. The test opens lesson 00, lesson 09 (widgets: a click steps the
-trace viewer; plots: offline, their descriptions) and an exercise notebook, runs
+trace viewer; plots: drawn by the course's plotter) and an exercise notebook, runs
 each with Run All in the page's own Python (Pyodide), and fails on an error
-output, or on any request that left 127.0.0.1 other than the compiled packages the
-lock lists on Pyodide's CDN. Screenshots go to ``test-artifacts/lite/``.
+output, or on any request that left 127.0.0.1. Screenshots go to ``test-artifacts/lite/``.
+
+Then a room (``test_a_room_session_offline_and_at_a_second_address``): the site served
+by lite/serve.py's handler, a plotting lesson drawn with nothing from off the machine,
+a reload with the server stopped, and a student's edit carried to a second address
+(``localhost``: another origin, so another storage) with ``browser.export_work`` and
+``browser.import_work``. And a tab calling ``react-course serve-model``'s server on
+another port (another origin: CORS) with the ``openai`` SDK.
 """
 
 from __future__ import annotations
@@ -116,14 +122,15 @@ def test_a_notebook_runs_in_the_page_offline(site, browser, name):
     if name == "lesson 00":
         assert "No problems found." in text, "the doctor found a problem in the browser"
     if name == "lesson 09":
-        assert "Offline: the plots of this lesson will show their descriptions" in text, \
-            "offline, a lesson with plots must say why it shows no drawings"
+        assert "drawn by the course's own small plotter" in text, "a lesson with plots says who draws them"
+        assert figures_drawn(browser), "lesson 09 drew no figure"
         a_click_steps_the_viewer(browser)
         browser.save_screenshot(str(ARTIFACTS / "lesson-09-viewer-stepped.png"))
     outside = {u for u in requests_made(browser)
                if urlparse(u).scheme in ("http", "https", "ws", "wss")
                and urlparse(u).hostname != "127.0.0.1"}
-    assert outside <= allowed_outside(), f"requests left 127.0.0.1: {sorted(outside - allowed_outside())}"
+    assert outside == set(), f"requests left 127.0.0.1 (CDN ones: {sorted(outside & allowed_outside())}): " \
+                             f"{sorted(outside)}"
     print(f"{name}: opened, kernel started and ran in {seconds:.1f} s")
 
 
@@ -334,6 +341,7 @@ def test_a_tab_reaches_serve_model_through_cors(site, tmp_path):
                  what="the tab's calls to the model")
         assert errors_shown(driver) == [], f"the tab could not use serve-model: {errors_shown(driver)}"
         assert f"models: ['{name}'" in outputs_text(driver), outputs_text(driver)
+        assert "not supported on Emscripten" not in outputs_text(driver), "a stray warning in the tab"
         driver.save_screenshot(str(ARTIFACTS / "tab-serve-model.png"))
     finally:
         driver.quit()
