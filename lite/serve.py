@@ -95,12 +95,12 @@ def board_text(address: str, port: int) -> str:
                   "For the room's plain http:// address, each student once opens",
                   "  Chrome/Edge: chrome://flags/#unsafely-treat-insecure-origin-as-secure",
                   f"               adds {url.rstrip('/')}, picks Enabled and relaunches;",
-                  "  Firefox:     about:config, dom.securecontext.allowlist, adds " f"{address}:{port}.",
+                  f"  Firefox:     about:config, dom.securecontext.allowlist, adds {address}.",
                   "Without it the lessons still run; a reload needs this laptop, and a check's results",
                   "file is not kept.", ""]
     lines += ["Each student's work is kept in their browser, under this address. If the address",
-              "changes, students run `browser.export_work()` in a notebook at the old address (while",
-              "it still answers); at the new one, `browser.import_work()` takes the zip back",
+              "changes, students run `browser.export_work()` in a tab still open at the old address",
+              "(it keeps working offline); at the new one, `browser.import_work()` takes the zip back",
               "(`from react_course import browser`). See the README, \"In the browser\"."]
     return "\n".join(lines)
 
