@@ -11,10 +11,11 @@ What it does, each step kept in a cache so a second build is quick:
    our pyodide-lock.json beside them, in _site/pyodide/;
 4. the lessons and exercises as the site's contents, each with a first cell
    that installs the course in the tab (``%pip install react-course``);
-5. ``jupyter lite build`` with source maps off, then the Pyodide folder copied in.
+5. ``jupyter lite build`` with source maps off, then the Pyodide folder copied in;
+6. our service worker, which keeps the whole site for offline reloads, and a
+   gzip copy of each file that shrinks (lite/offline.py).
 
-Host the folder on any static file host; to open it here:
-``python3 -m http.server -d lite/_site 8000`` and http://127.0.0.1:8000/.
+Serve it with ``python3 lite/serve.py`` (a room) or any static file host.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ import subprocess
 import sys
 import venv
 from pathlib import Path
+
+import offline
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -88,15 +91,17 @@ def pyodide_folder(python: Path, out: Path) -> dict:
 def install_cell(plots: bool) -> dict:
     """The first cell of every notebook in the site: the course into this tab's Python.
 
-    A lesson with plots also asks for matplotlib, which only Pyodide's CDN has; offline,
-    ``plotting()`` puts in a stand-in so that the plot cells show their alt text instead.
+    The kernel has already loaded the course at start (``loadPyodideOptions`` in
+    jupyter-lite.json), so the install finds it there. A lesson with plots also
+    puts the course's own plotter under the name ``matplotlib`` (matplotlib has
+    no WebAssembly build that the site could carry; see react_course/plots_offline.py).
     """
     source = ["# Browser edition: install the course into this tab's Python, from this site\n",
               "# (no network needed). On a laptop the course is already installed.\n",
               "%pip install -q react-course"]
     if plots:
         source += ["\nfrom react_course.plots_offline import plotting\n",
-                   "await plotting()  # matplotlib from Pyodide's CDN; offline, a stand-in"]
+                   "plotting()  # the plots of this lesson, drawn by the course's own plotter"]
     return {"cell_type": "code", "execution_count": None, "id": "browser-setup",
             "metadata": {"tags": [INSTALL_TAG]}, "outputs": [], "source": source}
 
@@ -168,6 +173,8 @@ def site(force: bool = False) -> Path:
                         "--no-sourcemaps", "--no-unused-shared-packages"], check=True, cwd=HERE)
         shutil.copytree(BUILD / "pyodide", new / "pyodide")
         check_settings(new)
+        offline.service_worker(new, HERE / "service-worker.js", wanted[:16])
+        offline.precompress(new)
         (new / ".inputs").write_text(wanted, encoding="utf-8")
         old = BUILD / "site.old"
         shutil.rmtree(old, ignore_errors=True)
@@ -176,8 +183,10 @@ def site(force: bool = False) -> Path:
         new.rename(SITE)
         shutil.rmtree(old, ignore_errors=True)
     local = sum(1 for p in lock["packages"].values() if not p["file_name"].startswith("http"))
-    size = sum(p.stat().st_size for p in SITE.rglob("*") if p.is_file())
-    print(f"lite/_site: {size / 1e6:.1f} MB, {local} Python packages in the site itself")
+    size = sum(p.stat().st_size for p in SITE.rglob("*") if p.is_file() and p.suffix != ".gz")
+    packed = offline.sent_size(SITE)
+    print(f"lite/_site: {size / 1e6:.1f} MB ({packed / 1e6:.1f} MB sent gzipped), "
+          f"{local} Python packages in the site itself")
     return SITE
 
 

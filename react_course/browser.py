@@ -157,3 +157,89 @@ def on_a_laptop(reason: str) -> bool:
     True
     """
     return laptop_only(reason) is None
+
+
+ON_DISK = "On a laptop your work is the course folder on this disk: copy the folder itself."
+UNSEEN = ("This tab's Python cannot see your files (the browser refused the site's service worker: a "
+          "plain http:// address). Move them with the file browser instead: right-click each notebook, "
+          "Download; at the new address, the Upload button.")
+
+
+def export_work() -> None:
+    """Show a link that downloads all of your work in this site as one zip (to move to a new address)."""
+    from .course.handin import export_work as export
+
+    if not IN_BROWSER or course_folder() is None:
+        print(ON_DISK if not IN_BROWSER else UNSEEN)
+        return
+    export()
+
+
+def import_work():
+    """A button that takes the zip ``export_work`` made and puts its files back in your course folder."""
+    from .course.handin import import_work as take
+
+    if not IN_BROWSER or course_folder() is None:
+        print(ON_DISK if not IN_BROWSER else UNSEEN)
+        return None
+    return take()
+
+
+# A tab has no sockets. On Emscripten httpx2 (the openai SDK's HTTP client) sends with the page's
+# fetch, and its synchronous client (the one the course uses) then needs JavaScript Promise
+# Integration: Chromium has it, stable Firefox and Safari do not. Pyodide's kernel runs in a web
+# worker, where a synchronous XMLHttpRequest works in every browser, so the SDK's requests go
+# through that instead: a real model (or `react-course serve-model` on the instructor's laptop)
+# answers a tab as it answers a laptop, under CORS. Answers arrive whole (no streaming).
+_NOT_SETTABLE = {"host", "content-length", "connection", "accept-encoding", "user-agent"}
+
+
+def route_http_through_the_page() -> bool:
+    """In a tab's worker, make httpx2's own transport send with XMLHttpRequest; True if it did.
+
+    Elsewhere (a laptop, or Pyodide under Node, which has no XMLHttpRequest) nothing changes.
+    """
+    try:
+        from js import XMLHttpRequest  # noqa: F401 (only a browser's worker has it)
+    except ImportError:
+        return False
+    import warnings
+
+    import httpx2
+
+    # The SDK passes connection limits, which the page's networking ignores anyway: no warning
+    warnings.filterwarnings("ignore", message="The following transport option", category=UserWarning)
+
+    httpx2.HTTPTransport.handle_request = _send_with_xhr  # type: ignore[method-assign]
+    return True
+
+
+def _send_with_xhr(self: Any, request: Any) -> Any:
+    import httpx2
+    from js import Uint8Array, XMLHttpRequest
+    from pyodide.ffi import JsException, to_js
+
+    xhr = XMLHttpRequest.new()
+    xhr.open(request.method, str(request.url), False)
+    xhr.responseType = "arraybuffer"
+    timeout = (request.extensions.get("timeout") or {}).get("read")
+    if timeout:
+        xhr.timeout = int(timeout * 1000)
+    for name, value in request.headers.items():
+        if name.lower() not in _NOT_SETTABLE:
+            xhr.setRequestHeader(name, value)
+    body = request.read()
+    try:
+        xhr.send(to_js(body) if body else None)
+    except JsException as error:  # refused, unreachable, timed out, or blocked by CORS
+        raise httpx2.ConnectError(f"the browser could not reach {request.url.host}: {error}",
+                                  request=request) from None
+    lines = str(xhr.getAllResponseHeaders()).strip().split("\r\n")
+    headers = [tuple(part.strip() for part in line.split(":", 1)) for line in lines if ":" in line]
+    headers = [(k, v) for k, v in headers if k.lower() not in ("content-encoding", "content-length")]
+    content = Uint8Array.new(xhr.response).to_bytes() if xhr.response else b""
+    return httpx2.Response(int(xhr.status), headers=headers, content=content, request=request)
+
+
+if IN_BROWSER:
+    route_http_through_the_page()

@@ -35,8 +35,9 @@ def show_figure(fig: Any, alt: str) -> None:
 
     from .plots_offline import is_stand_in
 
-    if is_stand_in(fig):  # the browser edition, offline: what the figure shows, in words
-        display({"text/plain": alt}, raw=True)
+    if is_stand_in(fig):  # the browser edition: the course's own plotter, as SVG with the alt text
+        data, metadata = fig.bundle(alt)
+        display(data, raw=True, metadata=metadata)
         return
     data, metadata = figure_bundle(fig, alt)
     display(data, raw=True, metadata=metadata)

@@ -3,17 +3,25 @@ what a laptop installs, and JupyterLab opens without a toast and with the course
 
 No Docker here: the tests parse the files' install steps and check each one (the lock, the
 package, the kernel's name, the settings), and run the one step that needs no network,
-``course.py lab-settings``, into a scratch prefix.
+``course.py lab-settings``, into a scratch prefix. One slow test runs the devcontainer's
+``postCreateCommand`` as a new non-root user against a root-owned Python, as the image has
+them (mcr.microsoft.com/devcontainers/python: Python under /usr/local, owned by root; the
+commands run as ``vscode``), with ``setpriv`` instead of a container runtime.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,9 +50,11 @@ def test_repo2docker_installs_from_the_lock_and_registers_the_kernel() -> None:
 
 def test_the_devcontainer_runs_the_same_install_and_opens_lesson_00() -> None:
     config = json.loads((ROOT / ".devcontainer" / "devcontainer.json").read_text(encoding="utf-8"))
-    assert config["postCreateCommand"] == "bash binder/postBuild"
+    # The image's Python belongs to root and the commands run as its user: a .venv of the user's own
+    assert config["postCreateCommand"] == "python3 course.py setup && .venv/bin/python course.py lab-settings"
     assert config["image"].endswith(":3.12")
     lab = shlex.split(config["postAttachCommand"])
+    assert lab[:3] == [".venv/bin/python", "-m", "jupyterlab"], "JupyterLab must run from the .venv"
     assert "--MappingKernelManager.default_kernel_name=react-course" in lab
     assert lab[-1] == "notebooks/00_start_here.ipynb" and (ROOT / lab[-1]).exists()
 
@@ -63,3 +73,48 @@ def test_lab_settings_turn_off_the_news_and_start_the_course_kernel(tmp_path: Pa
 def test_the_laptop_opens_lab_with_the_course_kernel() -> None:
     command = _course().lab_command(Path("python"), [], as_root=False)
     assert "--MappingKernelManager.default_kernel_name=react-course" in command
+
+
+USER = 4242  # a user id nobody on the machine has, like the image's vscode
+AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("setpriv") is not None
+
+
+def _as_user(command: str, cwd: Path, home: Path, image: Path) -> subprocess.CompletedProcess:
+    environment = {"HOME": str(home), "PATH": f"{image / 'bin'}:/usr/bin:/bin", "LANG": "C.UTF-8"}
+    return subprocess.run(["setpriv", f"--reuid={USER}", f"--regid={USER}", "--clear-groups", "bash", "-c",
+                           command], cwd=cwd, env=environment, capture_output=True, text=True, timeout=1800)
+
+
+def _copy_of_the_course(into: Path) -> None:
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    for name in files.splitlines():
+        if (ROOT / name).is_file():
+            (into / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, into / name)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not AS_ROOT, reason="needs root and setpriv, to act as a new user")
+def test_the_devcontainer_sets_up_as_its_user_against_a_root_owned_python() -> None:
+    with tempfile.TemporaryDirectory(prefix="devcontainer-") as scratch:  # pytest's own is root's only
+        Path(scratch).chmod(0o755)
+        _set_up_as_the_image_user(Path(scratch))
+
+
+def _set_up_as_the_image_user(scratch: Path) -> None:
+    image, course, home = scratch / "image", scratch / "course", scratch / "home"
+    base = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
+    subprocess.run([base, "-m", "venv", "--without-pip", str(image)], check=True)  # root's, as in the image
+    _copy_of_the_course(course)
+    home.mkdir()
+    for top in (course, home):
+        for path in [top, *top.rglob("*")]:
+            os.lchown(path, USER, USER)
+    probe = _as_user('test -w "$(python3 -c "import sys; print(sys.prefix)")"', course, home, image)
+    assert probe.returncode != 0, "the image's Python must not be writable by its user, as in the real image"
+    config = json.loads((ROOT / ".devcontainer" / "devcontainer.json").read_text(encoding="utf-8"))
+    setup = _as_user(config["postCreateCommand"], course, home, image)
+    said = (setup.stdout + setup.stderr)[-3000:]
+    assert setup.returncode == 0, f"postCreateCommand failed as the image's user:\n{said}"
+    kernels = _as_user(".venv/bin/python -m jupyter kernelspec list --json", course, home, image)
+    assert _course().KERNEL in json.loads(kernels.stdout)["kernelspecs"], kernels.stdout + kernels.stderr

@@ -4,10 +4,16 @@
 server serves it on 127.0.0.1, as any static host would. Chromium resolves no
 other host (``--host-resolver-rules``), and its performance log records every
 request it tries. The test opens lesson 00, lesson 09 (widgets: a click steps the
-trace viewer; plots: offline, their descriptions) and an exercise notebook, runs
+trace viewer; plots: drawn by the course's plotter) and an exercise notebook, runs
 each with Run All in the page's own Python (Pyodide), and fails on an error
-output, or on any request that left 127.0.0.1 other than the compiled packages the
-lock lists on Pyodide's CDN. Screenshots go to ``test-artifacts/lite/``.
+output, or on any request that left 127.0.0.1. Screenshots go to ``test-artifacts/lite/``.
+
+Then a room (``test_a_room_session_offline_and_at_a_second_address``): the site served
+by lite/serve.py's handler, a plotting lesson drawn with nothing from off the machine,
+a reload with the server stopped, and a student's edit carried to a second address
+(``localhost``: another origin, so another storage) with ``browser.export_work`` and
+``browser.import_work``. And a tab calling ``react-course serve-model``'s server on
+another port (another origin: CORS) with the ``openai`` SDK.
 """
 
 from __future__ import annotations
@@ -116,12 +122,227 @@ def test_a_notebook_runs_in_the_page_offline(site, browser, name):
     if name == "lesson 00":
         assert "No problems found." in text, "the doctor found a problem in the browser"
     if name == "lesson 09":
-        assert "Offline: the plots of this lesson will show their descriptions" in text, \
-            "offline, a lesson with plots must say why it shows no drawings"
+        assert "drawn by the course's own small plotter" in text, "a lesson with plots says who draws them"
+        assert figures_drawn(browser), "lesson 09 drew no figure"
         a_click_steps_the_viewer(browser)
         browser.save_screenshot(str(ARTIFACTS / "lesson-09-viewer-stepped.png"))
     outside = {u for u in requests_made(browser)
                if urlparse(u).scheme in ("http", "https", "ws", "wss")
                and urlparse(u).hostname != "127.0.0.1"}
-    assert outside <= allowed_outside(), f"requests left 127.0.0.1: {sorted(outside - allowed_outside())}"
+    assert outside == set(), f"requests left 127.0.0.1 (CDN ones: {sorted(outside & allowed_outside())}): " \
+                             f"{sorted(outside)}"
     print(f"{name}: opened, kernel started and ran in {seconds:.1f} s")
+
+
+# A room: the site served by lite/serve.py, a plotting lesson drawn with nothing from off the
+# machine, a reload with the server gone, and a student's edit carried to a second address.
+LESSON = "notebooks/01_what_is_react.ipynb"
+NOTE = "# my own note, carried to the new address: 4242"
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+
+
+def room_server():
+    """lite/serve.py's handler on a free port of 127.0.0.1, counting the bytes it sends."""
+    sys.path.insert(0, str(ROOT / "lite"))
+    from serve import SiteHandler
+
+    class Counting(SiteHandler):
+        def send_header(self, keyword, value):
+            if keyword == "Content-Length":
+                self.server.sent += int(value)
+            super().send_header(keyword, value)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Counting, directory=str(SITE)))
+    server.sent = 0
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def room_browser(downloads: Path):
+    driver = chromium("--disable-background-networking", "--disable-component-update", "--disable-sync",
+                      "--no-first-run", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , "
+                      "EXCLUDE localhost", log_requests=True)
+    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow",
+                                                           "downloadPath": str(downloads)})
+    return driver
+
+
+def open_notebook(driver, url: str, path: str) -> float:
+    """Open ``path`` and wait for its kernel; the seconds from the request to an idle kernel.
+
+    JupyterLab also reopens the notebooks that were open at this address before, and may
+    bring one of them to the front: then a click on ``path``'s tab brings it back.
+    """
+    started = time.monotonic()
+    driver.get(f"{url}/lab/index.html?path={path}")
+    wait_for(lambda: by_css(driver, ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell"), what=f"{path} to open")
+    name = Path(path).name
+    tab = (f"//li[contains(@class,'lm-TabBar-tab')]"
+           f"[.//div[contains(@class,'lm-TabBar-tabLabel') and text()='{name}']]")
+    wait_for(lambda: driver.find_elements("xpath", tab), what=f"{name}'s tab")[0].click()
+    wait_for(lambda: by_css(driver, ".jp-NotebookPanel:not(.lm-mod-hidden)")[0].get_attribute("id")
+             and name in panel_title(driver), what=f"{name} to be in front")
+    wait_for(lambda: kernel_state(driver) == "idle" and "| Idle" in status_bar(driver), timeout=180,
+             what=f"{path}'s kernel to start")
+    return time.monotonic() - started
+
+
+def panel_title(driver) -> str:
+    """The file name of the notebook in front (its tab is the current one of the main area)."""
+    return driver.execute_script(
+        "const tab = document.querySelector('#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current');"
+        "return tab ? tab.textContent : '';")
+
+
+def choose_file(driver, button, path: Path) -> None:
+    """Click an upload button and give it ``path``, as a student picks a file in the dialog.
+
+    The widget's file input is never in the page (a click on it opens the dialog), so the
+    test puts it in the page instead of opening a dialog, and types the file's path into it.
+    """
+    driver.execute_script(
+        "const click = HTMLInputElement.prototype.click;"
+        "HTMLInputElement.prototype.click = function () {"
+        "  if (this.type !== 'file' || this.isConnected) { return click.call(this); }"
+        "  this.id = 'chosen-file'; this.style.display = 'block'; document.body.appendChild(this); };")
+    button.click()
+    wait_for(lambda: by_css(driver, "#chosen-file"), what="the file input")[0].send_keys(str(path))
+
+
+def site_kept(driver) -> int:
+    """How many of the site's files the service worker holds (0 before it has installed)."""
+    return driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "caches.keys().then(names => Promise.all(names.map(n => caches.open(n).then(c => c.keys()))))"
+        ".then(lists => done(lists.reduce((a, l) => a + l.length, 0)), () => done(0));")
+
+
+def files_listed() -> int:
+    text = (SITE / "service-worker.js").read_text(encoding="utf-8")
+    return len(json.loads(text.split("const FILES = ", 1)[1].split(";\n", 1)[0]))
+
+
+def type_into_first_cell(driver, text: str, run: bool) -> None:
+    """Click the first cell's editor, type ``text`` at its end, save (Ctrl+S), then maybe run it."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    editor = by_css(driver, ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell .cm-content")[0]
+    editor.click()
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys(Keys.END).key_up(Keys.CONTROL).perform()
+    ActionChains(driver).send_keys(text).perform()
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys("s").key_up(Keys.CONTROL).perform()
+    wait_for(lambda: not by_css(driver, ".lm-TabBar-tab.jp-mod-current.jp-mod-dirty"), timeout=30,
+             what="the notebook to be saved")
+    if run:
+        ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.ENTER).key_up(Keys.SHIFT).perform()
+
+
+def first_cell_text(driver) -> str:
+    return by_css(driver, ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell .cm-content")[0].text
+
+
+def figures_drawn(driver) -> list[int]:
+    """The pixel widths of the SVG figures the open notebook shows (0 for one that did not load)."""
+    images = by_css(driver, ".jp-NotebookPanel:not(.lm-mod-hidden) "
+                            ".jp-OutputArea-output[data-mime-type='image/svg+xml'] img")
+    return [driver.execute_script("return arguments[0].naturalWidth", image) for image in images]
+
+
+def off_the_machine(driver) -> list[str]:
+    return sorted({u for u in requests_made(driver) if urlparse(u).scheme in ("http", "https", "ws", "wss")
+                   and urlparse(u).hostname not in LOCAL_HOSTS})
+
+
+def test_a_room_session_offline_and_at_a_second_address(tmp_path):
+    subprocess.run([sys.executable, str(ROOT / "lite" / "build.py")], check=True, cwd=ROOT,
+                   stdout=subprocess.DEVNULL)
+    first, driver = room_server(), room_browser(tmp_path)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    try:
+        here = f"http://127.0.0.1:{first.server_port}"
+        first_open = open_notebook(driver, here, LESSON)
+        run_all(driver, LESSON)
+        assert errors_shown(driver) == [], "lesson 01: an error output after Run All"
+        widths = figures_drawn(driver)
+        assert widths and all(w > 100 for w in widths), f"lesson 01 drew no figure: {widths}"
+        figure = by_css(driver, ".jp-OutputArea-output[data-mime-type='image/svg+xml'] img")[0]
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", figure)
+        driver.save_screenshot(str(ARTIFACTS / "room-lesson-01-figure.png"))
+        wait_for(lambda: site_kept(driver) >= files_listed(), timeout=180,
+                 what="the service worker to keep the site")
+        first_bytes = first.sent
+        type_into_first_cell(driver, f"\n{NOTE}\nfrom react_course import browser\nbrowser.export_work()",
+                             run=False)
+
+        first.shutdown()
+        first.server_close()  # the laptop is gone: the reload comes from the service worker
+        try:
+            reload = open_notebook(driver, here, LESSON)
+        except AssertionError as error:
+            driver.save_screenshot(str(ARTIFACTS / "room-offline-reload-failed.png"))
+            failed = [e["message"][:200] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+            raise AssertionError(f"the offline reload did not open the lesson: {failed[-8:]}") from error
+        assert NOTE in first_cell_text(driver), "the saved edit is gone after an offline reload"
+        run_all(driver, LESSON)
+        assert errors_shown(driver) == [] and figures_drawn(driver), "offline, lesson 01 no longer runs"
+        driver.save_screenshot(str(ARTIFACTS / "room-offline-reload.png"))
+        wait_for(lambda: by_css(driver, "a[download='react-course-work.zip']"),
+                 what="the export link")[0].click()
+        zipped = wait_for(lambda: list(tmp_path.glob("react-course-work*.zip")), timeout=30,
+                          what="the work zip to download")[0]
+
+        second = room_server()  # the laptop is back, at a new address
+        there = f"http://localhost:{second.server_port}"
+        open_notebook(driver, there, LESSON)
+        assert NOTE not in first_cell_text(driver), "a new address should start with the site as served"
+        assert zipped.stat().st_size > 10_000, "the exported zip is empty"
+        open_notebook(driver, there, "notebooks/00_start_here.ipynb")
+        type_into_first_cell(driver, "\nfrom react_course import browser\nbrowser.import_work()", run=True)
+        chooser = wait_for(lambda: by_css(driver, ".jp-NotebookPanel:not(.lm-mod-hidden) .widget-upload"),
+                           what="the import button")
+        choose_file(driver, chooser[0], zipped)
+        wait_for(lambda: "Imported" in outputs_text(driver), timeout=60, what="the import to finish")
+        type_into_first_cell(driver, "", run=False)  # saved, so that leaving the page asks nothing
+        open_notebook(driver, there, LESSON)
+        assert NOTE in first_cell_text(driver), "the student's edit did not come to the new address"
+        driver.save_screenshot(str(ARTIFACTS / "room-second-address.png"))
+        second.shutdown()
+        print(f"room: first open {first_open:.1f} s, {first_bytes / 1e6:.1f} MB sent; "
+              f"offline reload to an idle kernel {reload:.1f} s")
+        assert off_the_machine(driver) == [], f"requests left the machine: {off_the_machine(driver)}"
+    finally:
+        driver.quit()
+
+
+def test_a_tab_reaches_serve_model_through_cors(site, tmp_path):
+    """The real-model path from a tab: the openai SDK over the page's XMLHttpRequest, with CORS.
+
+    ``react-course serve-model``'s server on another port of 127.0.0.1 is another origin
+    than the site's, so Chromium asks it first (a CORS preflight) and sends the calls only
+    when it allows them; the tab then talks to it as a laptop talks to a real model.
+    """
+    from react_course.scripted_api.standalone import open_server
+
+    model = open_server("127.0.0.1", 0)
+    threading.Thread(target=model.serve_forever, daemon=True).start()
+    driver = room_browser(tmp_path)
+    try:
+        open_notebook(driver, site, "exercises/02_scripted_model_and_loop.ipynb")
+        url, name = model.base_url, model.model_name
+        type_into_first_cell(driver, "\nimport os, openai\nimport react_course as rc\n"
+                             f"os.environ['REACT_COURSE_MODEL'] = 'openai-compatible:{url}:{name}'\n"
+                             f"client = openai.OpenAI(base_url='{url}', api_key='any', max_retries=0)\n"
+                             "print('models:', [m.id for m in client.models.list()])\n"
+                             "reply = rc.course_model()('Question: What is 2 + 2?', ['Observation:'])\n"
+                             "print('reply:', reply)",
+                             run=True)
+        wait_for(lambda: "reply:" in outputs_text(driver) or errors_shown(driver), timeout=120,
+                 what="the tab's calls to the model")
+        assert errors_shown(driver) == [], f"the tab could not use serve-model: {errors_shown(driver)}"
+        assert f"models: ['{name}'" in outputs_text(driver), outputs_text(driver)
+        assert "not supported on Emscripten" not in outputs_text(driver), "a stray warning in the tab"
+        driver.save_screenshot(str(ARTIFACTS / "tab-serve-model.png"))
+    finally:
+        driver.quit()
+        model.shutdown()

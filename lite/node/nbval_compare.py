@@ -37,8 +37,9 @@ COMMENT_MARKERS = {
 TAG_MARKERS = {name.lower().replace("_", "-"): marker for name, marker in COMMENT_MARKERS.items()}
 TAG_MARKERS["raises-exception"] = ("check_exception", True)
 SKIP_KEYS = {"metadata", "traceback", "prompt_number", "output_type", "name", "execution_count",
-             "application/vnd.jupyter.widget-view+json", "image/png", "image/jpeg"}
-IMAGES = ("image/png", "image/jpeg")
+             "application/vnd.jupyter.widget-view+json", "image/png", "image/jpeg",
+             "image/svg+xml"}
+IMAGES = ("image/png", "image/jpeg", "image/svg+xml")
 _CARRIAGE_RETURN = re.compile(r"^.*\r(?=[^\n])", re.MULTILINE)
 
 
@@ -137,8 +138,8 @@ def difference(expected: list[dict], got: list[dict], sanitizers: list[tuple[str
                drawn: bool = True) -> dict | None:
     """None when nbval would pass the cell; else where it differs, shortened for a report.
 
-    ``drawn=False``: offline, matplotlib is a stand-in and a figure is its alt text
-    (``react_course.plots_offline``), so images are not expected; the text still is.
+    ``drawn=False``: in Pyodide, matplotlib is the course's plotter (``react_course.plots_offline``),
+    whose figures are SVG, not PNG, so images are not compared; the alt text still is.
     """
     want, have = flatten(expected, sanitizers), flatten(got, sanitizers)
     if set(want) != set(have):

@@ -22,9 +22,9 @@ The folder says how a notebook is judged, as on the laptop:
 - ``exercises/``: checks must report "not attempted", and nothing may raise;
 - anything else is a lesson: outputs compared as nbval does (nbval_compare.py),
   except cells tagged ``browser-different``, which run but are only counted.
-  In Pyodide a lesson with plots gets matplotlib's offline stand-in, as the
-  site's first cell gives it without a network: its figures are their alt text,
-  which is compared; their images are not expected.
+  In Pyodide a lesson with plots gets the course's plotter as matplotlib, as the
+  site's first cell gives it: its figures' alt text is compared, their images
+  (SVG there, PNG on the laptop) are not.
 
 Prints one JSON line per notebook, its report, after ``{"start": path}`` and a
 ``{"cell": n}`` before each code cell (numbered as nbval numbers them): the
@@ -78,9 +78,9 @@ def shown(path: Path) -> str:
 
 
 def offline_plots() -> None:
-    """What the site's first cell does offline in a lesson with plots: matplotlib's stand-in.
+    """What the site's first cell does in a lesson with plots: the course's plotter as matplotlib.
 
-    (The site's ``await plotting()`` tries Pyodide's CDN first; here there is no network.)
+    (The site's ``plotting()`` does the same, and also says so in the cell's output.)
     """
     from react_course.plots_offline import install_stand_in
 

@@ -30,6 +30,7 @@ import io
 import re
 import zipfile
 from pathlib import Path
+from typing import Any
 
 from .. import browser
 from ..checks import results_path
@@ -104,3 +105,85 @@ def download_link(student: str, root: Path | None = None) -> None:
     display(HTML(link_html(name, data, notebooks)
                  + f" A copy is in the file browser: {html.escape(name)}. Save your notebooks first: "
                    "the zip holds what is saved."))
+
+
+# Moving a student's work between addresses: a browser keeps the site's storage per address
+# (scheme, host and port), so the same site served from a new address starts empty.
+WORK_ZIP = "react-course-work.zip"
+BEFORE = ".before-import"
+
+
+def work_files(root: Path) -> dict[str, bytes]:
+    """Every file of the student's course folder, by path inside it (zips and checkpoints left out)."""
+    return {path.relative_to(root).as_posix(): path.read_bytes() for path in sorted(root.rglob("*"))
+            if path.is_file() and path.suffix != ".zip" and ".ipynb_checkpoints" not in path.parts}
+
+
+def work_zip(root: Path) -> bytes:
+    """The zip of ``work_files``, byte for byte the same for the same files."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path, data in work_files(root).items():
+            archive.writestr(zipfile.ZipInfo(path, _STAMP), data, zipfile.ZIP_DEFLATED)
+    return buffer.getvalue()
+
+
+def unpack_work(data: bytes, root: Path) -> list[str]:
+    """Write the zip's files into ``root``; a file there that differs is kept as NAME.before-import.EXT.
+
+    Returns what changed, one line each. A path that would leave ``root`` is refused whole.
+    """
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        names = [n for n in archive.namelist() if not n.endswith("/")]
+        bad = [n for n in names if n.startswith("/") or ".." in Path(n).parts]
+        if bad:
+            raise ValueError(f"not a course work zip: it writes outside the course folder ({bad[0]})")
+        done = []
+        for name in names:
+            target, content = root / name, archive.read(name)
+            if target.is_file() and target.read_bytes() == content:
+                continue
+            if target.is_file():
+                target.rename(target.with_name(target.stem + BEFORE + target.suffix))
+                done.append(f"{name} (yours here kept as {target.stem + BEFORE + target.suffix})")
+            else:
+                done.append(name)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content)
+    return done
+
+
+def export_work(root: Path | None = None) -> None:
+    """In the browser edition: a link to one zip of everything in your course folder, to move it."""
+    from IPython.display import HTML, display
+
+    root = root or course_root()
+    data = work_zip(root)
+    url = "data:application/zip;base64," + base64.b64encode(data).decode("ascii")
+    display(HTML(f'<a download="{WORK_ZIP}" href="{url}">Download {WORK_ZIP}</a> ({len(work_files(root))} '
+                 f"files, {len(data) / 1024:.0f} KB). At the site's new address, run "
+                 "<code>browser.import_work()</code> in any notebook and choose this file. "
+                 "Save your notebooks first: the zip holds what is saved."))
+
+
+def import_work(root: Path | None = None) -> Any:
+    """In the browser edition: a button to choose a work zip, unpacked into your course folder."""
+    import ipywidgets as widgets
+
+    root = root or course_root()
+    button = widgets.FileUpload(accept=".zip", multiple=False, description="Choose the zip")
+    said = widgets.Output()
+
+    def unpack(change: dict) -> None:
+        for upload in change["new"]:
+            try:
+                done = unpack_work(bytes(upload["content"]), root)
+            except (zipfile.BadZipFile, ValueError) as error:
+                said.append_stdout(f"{upload['name']}: {error}. Nothing was changed.\n")
+                continue
+            lines = "".join(f"  {line}\n" for line in done) or "  nothing new: every file was the same\n"
+            said.append_stdout(f"Imported {len(done)} files from {upload['name']}:\n{lines}"
+                               "Reopen a notebook that was open to see its imported version.\n")
+
+    button.observe(unpack, names="value")
+    return widgets.VBox([button, said])

@@ -173,13 +173,17 @@ def server_sent(events: Iterator[dict[str, Any]], done_marker: bool) -> Iterator
 
 
 def local_origin(headers: Mapping[str, str]) -> str | None:
-    """The request's Origin when it is a page on this machine (``http://127.0.0.1:PORT`` or localhost).
+    """The request's Origin when it is a page on this machine (``http://127.0.0.1:PORT`` or localhost),
+    or a page served from the same address as this server (a room's site on the instructor's laptop).
 
     >>> local_origin({"Origin": "http://localhost:8888"}), local_origin({"Origin": "https://evil.example"})
     ('http://localhost:8888', None)
+    >>> local_origin({"Origin": "http://192.168.1.20:8000", "Host": "192.168.1.20:8001"})
+    'http://192.168.1.20:8000'
     """
     origin = headers.get("Origin") or ""
-    return origin if LOCAL_ORIGIN.match(origin) else None
+    same_host = origin.split("://", 1)[-1].rsplit(":", 1)[0] == (headers.get("Host") or "").rsplit(":", 1)[0]
+    return origin if LOCAL_ORIGIN.match(origin) or (same_host and origin.startswith("http")) else None
 
 
 def not_found(method: str, path: str) -> APIError:
