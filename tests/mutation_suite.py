@@ -4,6 +4,12 @@ A lesson's test module gives ``EXERCISES = {exercise id: (reference, mutants)}``
 where ``mutants`` maps a name to ``(the rule it breaks, the wrong solution)``,
 and a ``stub`` that raises NotImplementedError like an untouched exercise.
 ``caught_under`` and ``rules_of`` serve the lessons whose tests are written out by hand.
+
+``exercise_tests`` (the successor, for exercises defined as a ``spec.Spec``) takes the
+same catalogue, where the reference may also be a tuple of right solutions, and
+returns the tests below with one change: each wrong solution runs once, in one
+test that asserts it fails and that a failed case names the rule it breaks.
+
 ``checker_tests`` returns five test functions for the module to bind:
 
 - the reference passes; the stub (and ``...``) is "not attempted";
@@ -75,3 +81,39 @@ def checker_tests(exercises: Exercises, stub: Callable[..., Any]) -> tuple[Calla
 
     return (test_reference_passes, test_stub_is_not_attempted, test_wrong_solution_fails,
             test_every_rule_has_a_mutant_and_every_mutant_a_rule, test_each_rules_cases_exist)
+
+
+def exercise_tests(exercises: Exercises, stub: Callable[..., Any]) -> tuple[Callable[..., None], ...]:
+    """The tests of spec exercises: every right solution passes, every wrong one fails under its rule."""
+    ids = list(exercises)
+    rights = [(exercise, right) for exercise, (given, _) in exercises.items()
+              for right in (given if isinstance(given, tuple) else (given,))]
+    mutants = [(exercise, name, rule, wrong) for exercise, (_, catalogue) in exercises.items()
+               for name, (rule, wrong) in catalogue.items()]
+
+    @pytest.mark.parametrize(("exercise", "right"), rights,
+                             ids=[f"{e}:{getattr(r, '__name__', 'right')}" for e, r in rights])
+    def test_right_solutions_pass(exercise: str, right: Any) -> None:
+        result = check(exercise, right)
+        assert result.status == "passed", str(result)
+
+    @pytest.mark.parametrize(("exercise", "name", "rule", "wrong"), mutants,
+                             ids=[f"{e}:{n}" for e, n, _, _ in mutants])
+    def test_wrong_solution_fails_under_its_rule(exercise: str, name: str, rule: str, wrong: Any) -> None:
+        result = check(exercise, wrong)  # the only run of this wrong solution
+        assert result.status == "failed", f"{name} was accepted:\n{result}"
+        named = [c for c in result.cases if c.status == "failed" and f'"{rule}"' in c.rule]
+        assert named, f"{name} failed, but no failed case names the rule {rule!r}:\n{result}"
+
+    first = {exercise: next(right for e, right in rights if e == exercise) for exercise in ids}
+    base = checker_tests({e: (first[e], {}) for e in ids}, stub)
+    test_stub_is_not_attempted, test_each_rules_cases_exist = base[1], base[4]
+
+    @pytest.mark.parametrize("exercise", ids)
+    def test_every_rule_has_a_mutant(exercise: str) -> None:
+        broken = {rule for rule, _ in exercises[exercise][1].values()}
+        assert broken <= rules_of(exercise), f"mutants name unknown rules: {broken - rules_of(exercise)}"
+        assert rules_of(exercise) <= broken, f"rules without a mutant: {rules_of(exercise) - broken}"
+
+    return (test_right_solutions_pass, test_stub_is_not_attempted, test_wrong_solution_fails_under_its_rule,
+            test_every_rule_has_a_mutant, test_each_rules_cases_exist)
