@@ -345,8 +345,8 @@ PARSE_MUTANTS = {
                                  partial(tolerant, paper_form=False)),
     "Final Answer lines ignored (only finish[...])": ("gives the answer (`Final Answer: ...`",
                                                       partial(tolerant, final_line=False)),
-    "finish only in lower case (Finish[...] read as a tool)": (FINISH, partial(tolerant,
-        finish_any_case=False)),
+    "finish only in lower case (Finish[...] read as a tool)": (
+        FINISH, partial(tolerant, finish_any_case=False)),
     "finish only in the bracket form": ("`Action: finish` with an `Action Input` line",
                                         partial(tolerant, finish_two_lines=False)),
     "no numbered form": ("numbered keywords", partial(tolerant, numbered=False)),
@@ -377,8 +377,8 @@ PARSE_MUTANTS = {
     "a stray Action Input before the answer is an error": ("skipped, like a thought",
                                                            partial(tolerant, stray_input_skipped=False)),
     "the segment after Action: tool is the input, whatever its keyword": (
-        "neither `[input]` nor an `Action Input` line right after it", partial(tolerant,
-            input_line_only=False)),
+        "neither `[input]` nor an `Action Input` line right after it",
+        partial(tolerant, input_line_only=False)),
     "an Action Input anywhere is the input": ("neither `[input]` nor an `Action Input` line right after it",
                                               input_anywhere),
     "the first Action Input anywhere below the Action": (
@@ -386,8 +386,8 @@ PARSE_MUTANTS = {
     "keywords searched anywhere in a line": ("a line that starts with a keyword", unanchored),
     "a reply without keywords is the answer": ("a reply with neither keyword",
                                                partial(tolerant, chatter_is_error=False)),
-    "error message without the format": ("whose message shows the format", partial(tolerant,
-        show_format=False)),
+    "error message without the format": ("whose message shows the format",
+                                         partial(tolerant, show_format=False)),
     "tool name lowercased": ("Keep the tool name as written", lowercased_tool),
     "raises on an odd reply": ("Never raise.", partial(tolerant, guard=False)),
     "the lesson's strict regex": ("Never raise.", naive_strict),

@@ -106,6 +106,8 @@ class Spec:
     show: Callable[[tuple], str] | None = None  # a call as text (default: name(arg, ...))
     show_value: Callable[[Any], str] = describe
     generated_hint: str = ""
+    # adapt(example) -> the example as this check shows it (e.g. named for a browser tab), per check
+    adapt: Callable[[Example], Example] | None = None
     count: int = 300
     seed: int = 16
     time_limit: float = 6.0
@@ -172,7 +174,7 @@ class Spec:
                         test=lambda found: found is None, given=self.call_text(example.args) + note,
                         hint=example.hint, time_limit=self.time_limit)
 
-        return [case(example) for example in examples]
+        return [case(self.adapt(example) if self.adapt else example) for example in examples]
 
 
 def judge_value(spec: Spec, args: tuple, got: Any, note: str = "") -> Difference | None:

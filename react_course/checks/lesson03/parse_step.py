@@ -214,8 +214,8 @@ FAULTS = (
           found=lambda args, want, got: args[0].startswith(("Thought: I need both",
               "Action: search\nAction I"))
           and got in (("action", "search", "Statue of Liberty"), ("action", "calculate", "330 - 93"))),
-    Fault(FINISH,
-        "Finish[...] was read as a tool: finish ends the run in any case (the paper writes Finish).",
+    Fault(FINISH, "Finish[...] was read as a tool: finish ends the run in any case (the paper writes "
+          "Finish).",
           found=lambda args, want, got: _finish_as_tool(want, got) and "finish[" in args[0].lower()),
     Fault(TWO_LINE_FINISH, "Action: finish with an Action Input line was read as a tool: finish ends the run "
           "in both formats.", found=lambda args, want, got: _finish_as_tool(want, got)),
