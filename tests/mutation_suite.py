@@ -5,10 +5,11 @@ where ``mutants`` maps a name to ``(the rule it breaks, the wrong solution)``,
 and a ``stub`` that raises NotImplementedError like an untouched exercise.
 ``caught_under`` and ``rules_of`` serve the lessons whose tests are written out by hand.
 
-``exercise_tests`` (the successor, for exercises defined as a ``spec.Spec``) takes the
-same catalogue, where the reference may also be a tuple of right solutions, and
-returns the tests below with one change: each wrong solution runs once, in one
-test that asserts it fails and that a failed case names the rule it breaks.
+``exercise_tests`` (the successor, for every exercise, spec or not) takes the same
+catalogue, where the reference may also be a tuple of right solutions and a mutant's
+rule a tuple of rules (or ``None``: it must fail, under no rule in particular), and
+returns the tests below with one change: each wrong solution runs once, in one test
+that asserts it fails and that, for each rule it breaks, a failed case names that rule.
 
 ``checker_tests`` returns five test functions for the module to bind:
 
@@ -85,11 +86,15 @@ def checker_tests(exercises: Exercises, stub: Callable[..., Any]) -> tuple[Calla
 
 def from_rule_table(rules: dict[str, list[str]], mutants: dict[str, Any],
                     other: dict[str, str] | None = None) -> dict[str, tuple[str, Any]]:
-    """``{mutant: (the rule it breaks, the mutant)}`` from a table ``{rule: [mutant, ...]}``.
+    """``{mutant: (the rules it breaks, the mutant)}`` from a table ``{rule: [mutant, ...]}``.
 
-    A mutant the table does not list takes its rule from ``other``; one listed twice, its first rule.
+    A mutant the table does not list takes its rule from ``other`` (``None``: it must fail, under
+    no rule in particular, e.g. an answer that is not a dict at all).
     """
-    named = {name: rule for rule, names in reversed(list(rules.items())) for name in names}
+    named: dict[str, tuple[str, ...]] = {}
+    for rule, names in rules.items():
+        for name in names:
+            named[name] = (*named.get(name, ()), rule)
     return {name: (named.get(name) or (other or {})[name], wrong) for name, wrong in mutants.items()}
 
 
@@ -121,11 +126,12 @@ def exercise_tests(exercises: Exercises, stub: Callable[..., Any]) -> tuple[Call
 
     @pytest.mark.parametrize(("exercise", "name", "rule", "wrong"), mutants,
                              ids=[f"{e}:{n}" for e, n, _, _ in mutants])
-    def test_wrong_solution_fails_under_its_rule(exercise: str, name: str, rule: str, wrong: Any) -> None:
+    def test_wrong_solution_fails_under_its_rule(exercise: str, name: str, rule: Any, wrong: Any) -> None:
         result = result_of(exercise, wrong)  # the only run of this wrong solution
         assert result.status == "failed", f"{name} was accepted:\n{result}"
-        named = [c for c in result.cases if c.status == "failed" and f'"{rule}"' in c.rule]
-        assert named, f"{name} failed, but no failed case names the rule {rule!r}:\n{result}"
+        for each in _rules(rule):
+            named = [c for c in result.cases if c.status == "failed" and f'"{each}"' in c.rule]
+            assert named, f"{name} failed, but no failed case names the rule {each!r}:\n{result}"
 
     first = {exercise: next(right for e, right in rights if e == exercise) for exercise in ids}
     base = checker_tests({e: (first[e], {}) for e in ids}, stub)
@@ -133,9 +139,14 @@ def exercise_tests(exercises: Exercises, stub: Callable[..., Any]) -> tuple[Call
 
     @pytest.mark.parametrize("exercise", ids)
     def test_every_rule_has_a_mutant(exercise: str) -> None:
-        broken = {rule for rule, _ in exercises[exercise][1].values()}
+        broken = {each for rule, _ in exercises[exercise][1].values() for each in _rules(rule)}
         assert broken <= rules_of(exercise), f"mutants name unknown rules: {broken - rules_of(exercise)}"
         assert rules_of(exercise) <= broken, f"rules without a mutant: {rules_of(exercise) - broken}"
 
     return (test_right_solutions_pass, test_stub_is_not_attempted, test_wrong_solution_fails_under_its_rule,
             test_every_rule_has_a_mutant, test_each_rules_cases_exist)
+
+
+def _rules(rule: str | tuple[str, ...] | None) -> tuple[str, ...]:
+    """The rules a catalogue entry names: one, several, or none (``None``)."""
+    return () if rule is None else (rule,) if isinstance(rule, str) else rule
