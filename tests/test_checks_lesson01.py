@@ -15,7 +15,7 @@ from mutation_suite import caught_under, exercise_tests, from_rule_table, result
 import react_course as rc
 from react_course.checks import check
 from react_course.checks.lesson01 import QUESTION, _library_run, who_wrote_key
-from react_course.checks.lesson01.generated_traces import RENDER
+from react_course.checks.spec import GENERATED
 
 
 def by_rule(table: dict[str, list[str]]) -> list[tuple[str, str]]:
@@ -201,8 +201,8 @@ ONLY_CASE = {
 def test_render_trace_mutant_fails_only_its_case_with_a_fitting_hint(name: str) -> None:
     case, said = ONLY_CASE[name]
     failed = [c for c in result_of("01.render_trace", RENDER_MUTANTS[name]).cases if c.status != "passed"]
-    generated = [c for c in failed if c.name == RENDER.name]  # it finds the mistake too, on its inputs
-    failed = [c for c in failed if c.name != RENDER.name]
+    generated = [c for c in failed if c.name == GENERATED]  # it finds the mistake too, on its inputs
+    failed = [c for c in failed if c.name != GENERATED]
     assert [c.name for c in failed] == [case]
     assert said in failed[0].hint
     assert generated
@@ -465,3 +465,13 @@ def test_a_hanging_function_costs_one_time_limit() -> None:
     statuses = [c.status for c in result.cases]
     assert statuses[0] == "failed" and set(statuses[1:]) == {"not run"}
     assert str(result).count("more cases not run") == 1
+
+
+def test_the_traces_written_out_for_render_trace_are_the_keys() -> None:
+    """The rows keep each example's trace written out, to read; the check takes its expected
+    value from the key, and the two agree."""
+    from react_course.checks.lesson01 import render_trace as module
+    from react_course.checks.lesson01.generated_traces import render_key
+
+    for name, args, expected, *_ in [*module._shop_rows(), *module._library_rows(), *module._edge_rows()]:
+        assert render_key(*args) == expected, name

@@ -1,5 +1,4 @@
-"""01.render_trace's answer key, and the steps its generated comparison runs on (01.who_wrote
-is a spec: ``who_wrote.py``).
+"""01.render_trace's answer key, and the runs its generated inputs are drawn from.
 
 - ``01.render_trace``: runs of 0 to 4 steps, with and without thoughts,
   observations over several lines (without blank lines, which the format
@@ -8,7 +7,7 @@ is a spec: ``who_wrote.py``).
 
 from __future__ import annotations
 
-from ..generated import Comparison, Draw, call_text, register, same_value
+from ..generated import Draw
 
 
 def render_key(question: str, steps: list[dict], answer: str | None,
@@ -37,17 +36,10 @@ def _step(draw: Draw) -> dict[str, str]:
     return step
 
 
-def _runs(draw: Draw) -> tuple:
+def runs(draw: Draw) -> tuple:
     question = draw.pick(("What do 2 pens cost?", "", "Wie hoch ist der Eiffelturm?"))
     steps = draw.many(_step, 4)
     answer = draw.pick(("4", None, "", "330 m\n(with antennas)"))
     if draw.boolean():
         return question, steps, answer
     return question, steps, answer, draw.pick(("", "I now know the answer", "Done ✓"))
-
-
-RENDER = register(Comparison(
-    "01.render_trace", render_key, _runs, lambda args, expected, got: same_value(expected, got),
-    call_text("render_trace"),
-    hint="A list of lines: the question, then each step (its Thought only when there is one), then the "
-         "final Thought (unless empty) and Final Answer unless answer is None; '\\n'.join(lines)."))
