@@ -285,14 +285,18 @@ def _raised(kind: str) -> Any:
 FAULTS = (
     Fault(TYPE, "A bare exception has no args: say str(error), never error.args[0].",
           found=lambda args, want, got: isinstance(got, Raised) and "IndexError" in got),
-    Fault("Nothing raises", "json.loads raises RecursionError, not ValueError, on deeply nested text: catch "
-          "both.", found=lambda args, want, got: isinstance(got, Raised) and "RecursionError" in got),
     Fault("an unknown tool", "Check that the name is in tools before calling: an unknown tool gets a "
           "message, not a KeyError.", found=_raised("unknown")),
     Fault("a malformed argument string", "json.loads raises on text that is not JSON: catch it, and say "
           "so in the message.", found=_raised("json")),
+    Fault("a malformed argument string", "json.loads raises RecursionError, not ValueError, on deeply "
+          "nested text: catch both.",
+          found=lambda args, want, got: isinstance(got, Raised) and "RecursionError" in got),
     Fault("an exception inside a tool", "Catch Exception around each call: a tool that raises gets a "
-          "message too.", found=lambda args, want, got: isinstance(got, Raised)),
+          "message too.", found=lambda args, want, got: isinstance(got, Raised)
+          and any(_kind(c) not in ("ok", "unknown", "json") for c in args[0])),
+    Fault("Nothing raises", "run_calls never raises: whatever goes wrong becomes the content of a message.",
+          found=lambda args, want, got: isinstance(got, Raised)),
     Fault(TOOLS_GIVEN, "Run the tools you were given (the tools argument), not the notebook's.",
           found=lambda args, want, got: any(_kind(c) != "unknown" and
                                             mentions(m.get("content"), "unknown tool")
@@ -351,13 +355,15 @@ RULES = (
          edge=lambda a: any(_kind(c) == "ok" and len(outcome(c, Bench().tools())[1]) > 200 for c in a[0])),
     Rule(TOOLS_GIVEN, ("three calls, three messages", "an unknown tool")),
     Rule(NO_OTHER_KEYS, ("three calls, three messages",)),
-    Rule("Nothing raises", (GENERATED,), edge=lambda a: any(c["arguments"].startswith("[[[") for c in a[0])),
+    Rule("Nothing raises", (GENERATED,), edge=lambda a: not a[0]),
 )
 # JSON as the API sends it, and each way the statement says arguments go wrong: text json.loads
-# rejects ("" included; a Python literal; nesting deep enough to overflow the parser), a long result.
+# rejects ("" included; a Python literal; nesting that CPython 3.11 refuses with RecursionError,
+# which Pyodide reads to its end and refuses with ValueError: 10,000 levels crash a browser tab),
+# and a result longer than 200 characters.
 ARGUMENTS = (PEN, arguments(item="Zürich ✓"), CHARGE, '{"item": "pen"', "{'item': 'pen'}", "",
              arguments(colour="red"), arguments(item="pen", note=None), arguments(item="x" * 240),
-             "[" * 100_000, EMAIL, "{}")
+             "[" * 1200, EMAIL, "{}")
 IDS = ("9", "10", "2", "Ab", "1")  # not in sorted order: sorting by id reorders them
 
 
