@@ -1,16 +1,21 @@
-"""Lesson 01's checkers: the reference passes, stubs are "not attempted", every mutant fails."""
+"""Lesson 01's checkers: the reference passes, stubs are "not attempted", every mutant fails.
+
+The two function exercises go through the one helper (``mutation_suite.exercise_tests``):
+each wrong solution runs once and fails under the rule it breaks; the tests that read its
+feedback get the same result (``result_of``). The quizzes keep their own tests.
+"""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from mutation_suite import caught_under, rules_of
+from mutation_suite import caught_under, exercise_tests, from_rule_table, result_of, rules_of
 
 import react_course as rc
 from react_course.checks import check
 from react_course.checks.lesson01 import QUESTION, _library_run, who_wrote_key
-from react_course.checks.lesson01.generated_traces import RENDER
+from react_course.checks.spec import GENERATED
 
 
 def by_rule(table: dict[str, list[str]]) -> list[tuple[str, str]]:
@@ -96,23 +101,8 @@ WHO_WROTE_RULE_MUTANTS = {
 }
 
 
-def test_every_who_wrote_rule_has_a_mutant() -> None:
-    assert set(WHO_WROTE_RULE_MUTANTS) == rules_of("01.who_wrote")
-
-
-@pytest.mark.parametrize("rule, name", by_rule(WHO_WROTE_RULE_MUTANTS))
-def test_who_wrote_mutant_is_caught_under_its_rule(rule: str, name: str) -> None:
-    assert caught_under("01.who_wrote", WHO_WROTE_MUTANTS[name], rule) == ""
-
-
-def test_who_wrote_reference_passes() -> None:
-    assert check("01.who_wrote", who_wrote).status == "passed"
-
-
-@pytest.mark.parametrize("name", WHO_WROTE_MUTANTS)
-def test_who_wrote_mutant_fails(name: str) -> None:
-    result = check("01.who_wrote", WHO_WROTE_MUTANTS[name])
-    assert result.status == "failed", str(result)
+# Each wrong solution that no rule above lists, with the rule it breaks.
+WHO_WROTE_OTHER_RULES = {"capitalised_labels": "one label per line"}
 
 
 @pytest.mark.parametrize("kind", ["react", "act_only"])
@@ -124,7 +114,7 @@ def test_the_checkers_labels_agree_with_the_library(kind: str) -> None:
 
 
 def test_who_wrote_feedback_names_the_line() -> None:
-    text = str(check("01.who_wrote", WHO_WROTE_MUTANTS["question_is_the_models"]))
+    text = str(result_of("01.who_wrote", WHO_WROTE_MUTANTS["question_is_the_models"]))
     assert "line 1 ('Question: How tall" in text and "was written by the program" in text
 
 
@@ -197,14 +187,6 @@ RENDER_RULE_MUTANTS = {
 }
 
 
-def test_every_render_trace_rule_has_a_mutant() -> None:
-    assert set(RENDER_RULE_MUTANTS) == rules_of("01.render_trace")
-
-
-@pytest.mark.parametrize("rule, name", by_rule(RENDER_RULE_MUTANTS))
-def test_render_trace_mutant_is_caught_under_its_rule(rule: str, name: str) -> None:
-    assert caught_under("01.render_trace", RENDER_MUTANTS[name], rule) == ""
-
 # Mutants that make exactly one mistake fail exactly the case that checks it, so its hint fits.
 ONLY_CASE = {
     "final_answer_none": ("no answer: the run ended without one", "Final Answer: None"),
@@ -215,22 +197,12 @@ ONLY_CASE = {
 }
 
 
-def test_render_trace_reference_passes() -> None:
-    assert check("01.render_trace", render_trace).status == "passed"
-
-
-@pytest.mark.parametrize("name", RENDER_MUTANTS)
-def test_render_trace_mutant_fails(name: str) -> None:
-    result = check("01.render_trace", RENDER_MUTANTS[name])
-    assert result.status == "failed", str(result)
-
-
 @pytest.mark.parametrize("name", ONLY_CASE)
 def test_render_trace_mutant_fails_only_its_case_with_a_fitting_hint(name: str) -> None:
     case, said = ONLY_CASE[name]
-    failed = [c for c in check("01.render_trace", RENDER_MUTANTS[name]).cases if c.status != "passed"]
-    generated = [c for c in failed if c.name == RENDER.name]  # it finds the mistake too, on its inputs
-    failed = [c for c in failed if c.name != RENDER.name]
+    failed = [c for c in result_of("01.render_trace", RENDER_MUTANTS[name]).cases if c.status != "passed"]
+    generated = [c for c in failed if c.name == GENERATED]  # it finds the mistake too, on its inputs
+    failed = [c for c in failed if c.name != GENERATED]
     assert [c.name for c in failed] == [case]
     assert said in failed[0].hint
     assert generated
@@ -247,6 +219,23 @@ def test_render_trace_cases_answer_their_questions() -> None:
             assert ("cost" in question) == answer.isdigit(), name
 
 
+RENDER_OTHER_RULES = {
+    "observation_before_action": "then for each step", "thought_after_action": "then for each step",
+    "no_observation_prefix": "exactly as given, even over several lines",
+    "obs_prefix_without_space": "exactly as given, even over several lines",
+    "no_final_answer_line": "unless answer is None",
+}
+
+
+(test_right_solutions_pass, test_stub_is_not_attempted, test_wrong_solution_fails_under_its_rule,
+ test_every_rule_has_a_mutant, test_each_rules_cases_exist) = exercise_tests({
+    "01.who_wrote": (who_wrote,
+                     from_rule_table(WHO_WROTE_RULE_MUTANTS, WHO_WROTE_MUTANTS, WHO_WROTE_OTHER_RULES)),
+    "01.render_trace": (render_trace,
+                        from_rule_table(RENDER_RULE_MUTANTS, RENDER_MUTANTS, RENDER_OTHER_RULES)),
+}, lambda *args, **kwargs: _stub())
+
+
 def test_render_trace_matches_the_library_format() -> None:
     step = {"thought": "I need the height.", "tool": "search", "input": "Eiffel Tower",
             "observation": "330 m"}
@@ -258,9 +247,9 @@ def test_render_trace_matches_the_library_format() -> None:
 
 
 def test_render_trace_feedback_points_at_the_first_wrong_line() -> None:
-    text = str(check("01.render_trace", RENDER_MUTANTS["observation_before_action"]))
+    text = str(result_of("01.render_trace", RENDER_MUTANTS["observation_before_action"]))
     assert "line 3 should be 'Action: price' but is 'Observation: A notebook costs 4.'" in text
-    text = str(check("01.render_trace", RENDER_MUTANTS["trailing_newline"]))
+    text = str(result_of("01.render_trace", RENDER_MUTANTS["trailing_newline"]))
     assert "ends with a newline" in text
 
 
@@ -476,3 +465,13 @@ def test_a_hanging_function_costs_one_time_limit() -> None:
     statuses = [c.status for c in result.cases]
     assert statuses[0] == "failed" and set(statuses[1:]) == {"not run"}
     assert str(result).count("more cases not run") == 1
+
+
+def test_the_traces_written_out_for_render_trace_are_the_keys() -> None:
+    """The rows keep each example's trace written out, to read; the check takes its expected
+    value from the key, and the two agree."""
+    from react_course.checks.lesson01 import render_trace as module
+    from react_course.checks.lesson01.generated_traces import render_key
+
+    for name, args, expected, *_ in [*module._shop_rows(), *module._library_rows(), *module._edge_rows()]:
+        assert render_key(*args) == expected, name

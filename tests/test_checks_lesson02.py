@@ -1,9 +1,15 @@
-"""Lesson 02's checkers: the reference passes, stubs are "not attempted", mistakes fail."""
+"""Lesson 02's checkers: the reference passes, stubs are "not attempted", mistakes fail.
+
+The three function exercises go through the one helper (``mutation_suite.exercise_tests``):
+each wrong solution runs once and fails under the rule it breaks; the tests that read its
+feedback get the same result (``result_of``). 02.predict_calls asks for values: its tests
+stay written out.
+"""
 
 from __future__ import annotations
 
 import pytest
-from mutation_suite import caught_under, rules_of
+from mutation_suite import caught_under, exercise_tests, from_rule_table, result_of, rules_of
 
 import react_course as rc
 from react_course.checks import check
@@ -324,11 +330,6 @@ SCRIPTED_MUTANTS = {
 }
 
 
-def test_scripted_model_reference_passes() -> None:
-    result = check("02.scripted_model", make_scripted_model)
-    assert result.status == "passed", str(result)
-
-
 def test_scripted_model_accepts_the_library_class_plus_prompts() -> None:
     class Wrapped(rc.ScriptedModel):
         def __init__(self, replies):
@@ -339,7 +340,7 @@ def test_scripted_model_accepts_the_library_class_plus_prompts() -> None:
             self.prompts.append(prompt)  # before the call, so the call that runs out counts
             return super().__call__(prompt, stop)
 
-    result = check("02.scripted_model", Wrapped)
+    result = result_of("02.scripted_model", Wrapped)
     assert result.status == "passed", str(result)
 
 
@@ -367,23 +368,6 @@ SCRIPTED_RULE_MUTANTS = {
     "two models never share replies or prompts": [
         "module-level list shared by every model", "mutable default argument for the prompts"],
 }
-
-
-def test_every_scripted_model_rule_has_a_mutant() -> None:
-    assert set(SCRIPTED_RULE_MUTANTS) == rules_of("02.scripted_model")
-
-
-@pytest.mark.parametrize("rule, name", [(r, n) for r, ns in SCRIPTED_RULE_MUTANTS.items() for n in ns])
-def test_scripted_model_mutant_is_caught_under_its_rule(rule: str, name: str) -> None:
-    _SHARED.clear()
-    assert caught_under("02.scripted_model", SCRIPTED_MUTANTS[name], rule) == ""
-
-
-@pytest.mark.parametrize("name", SCRIPTED_MUTANTS)
-def test_scripted_model_mutants_fail(name: str) -> None:
-    _SHARED.clear()
-    result = check("02.scripted_model", SCRIPTED_MUTANTS[name])
-    assert result.status == "failed", f"{name} was not caught:\n{result}"
 
 
 # ---------------------------------------------------------------- 02.one_step
@@ -568,33 +552,13 @@ STEP_RULE_MUTANTS = {
 }
 
 
-def test_every_one_step_rule_has_a_mutant() -> None:
-    assert set(STEP_RULE_MUTANTS) == rules_of("02.one_step")
-
-
-@pytest.mark.parametrize("rule, name", [(r, n) for r, ns in STEP_RULE_MUTANTS.items() for n in ns])
-def test_one_step_mutant_is_caught_under_its_rule(rule: str, name: str) -> None:
-    assert caught_under("02.one_step", STEP_MUTANTS[name], rule) == ""
-
-
-def test_one_step_reference_passes() -> None:
-    result = check("02.one_step", one_step)
-    assert result.status == "passed", str(result)
-
-
-@pytest.mark.parametrize("name", STEP_MUTANTS)
-def test_one_step_mutants_fail(name: str) -> None:
-    result = check("02.one_step", STEP_MUTANTS[name])
-    assert result.status == "failed", f"{name} was not caught:\n{result}"
-
-
 def test_scripted_model_names_the_late_cut() -> None:
-    text = str(check("02.scripted_model", scripted_cuts_at_last_occurrence))
+    text = str(result_of("02.scripted_model", scripted_cuts_at_last_occurrence))
     assert "cut where the stop first occurs" in text
 
 
 def test_one_step_names_the_invented_observation() -> None:
-    text = str(check("02.one_step", step_no_stop))
+    text = str(result_of("02.one_step", step_no_stop))
     assert "invented observation" in text and "stop=STOP" in text
 
 
@@ -964,52 +928,32 @@ LOOP_RULE_MUTANTS = {
 }
 
 
-def test_every_react_loop_rule_has_a_mutant() -> None:
-    assert set(LOOP_RULE_MUTANTS) == rules_of("02.react_loop")
-
-
-@pytest.mark.parametrize("rule, name", [(r, n) for r, ns in LOOP_RULE_MUTANTS.items() for n in ns])
-def test_react_loop_mutant_is_caught_under_its_rule(rule: str, name: str) -> None:
-    assert caught_under("02.react_loop", LOOP_MUTANTS[name], rule) == ""
-
-
 def test_a_loop_that_never_reads_a_reply_is_stopped_at_its_limit() -> None:
     """The issue's case: counting only tool calls made 1,001 calls against an unreadable model."""
-    result = check("02.react_loop", loop_counts_tool_calls)
+    result = result_of("02.react_loop", loop_counts_tool_calls)
     failed = {c.name: c for c in result.cases if c.status == "failed"}
     assert "replies that cannot be read count as steps" in failed
     assert "more than 3 times" in failed["replies that cannot be read count as steps"].message
 
 
 def test_a_loop_that_calls_twice_per_step_is_told_so() -> None:
-    text = str(check("02.react_loop", loop_calls_twice_per_step))
+    text = str(result_of("02.react_loop", loop_calls_twice_per_step))
     assert "sent the same prompt in calls 1 and 2" in text and "once per step" in text
 
 
-def test_react_loop_reference_passes() -> None:
-    result = check("02.react_loop", react_loop)
-    assert result.status == "passed", str(result)
-
-
 def test_react_loop_accepts_a_canonically_rendered_reply() -> None:
-    result = check("02.react_loop", loop_renders_the_step)
+    result = result_of("02.react_loop", loop_renders_the_step)
     assert result.status == "passed", str(result)
 
 
 def test_react_loop_names_the_missing_reply() -> None:
-    text = str(check("02.react_loop", loop_observation_only))
+    text = str(result_of("02.react_loop", loop_observation_only))
     assert "does not hold the model's reply 1" in text
     assert "never sees its own earlier thoughts and actions" in text
 
 
-@pytest.mark.parametrize("name", LOOP_MUTANTS)
-def test_react_loop_mutants_fail(name: str) -> None:
-    result = check("02.react_loop", LOOP_MUTANTS[name])
-    assert result.status == "failed", f"{name} was not caught:\n{result}"
-
-
 def test_an_unbounded_loop_fails_fast_with_a_clear_message() -> None:
-    text = str(check("02.react_loop", loop_while_true))
+    text = str(result_of("02.react_loop", loop_while_true))
     assert "a correct loop stops at its step limit" in text
     assert "did not finish within" not in text  # the guard, not the timer, stopped it
 
@@ -1060,10 +1004,13 @@ def test_predict_calls_explains_the_extra_call() -> None:
 # ---------------------------------------------------------------- all of them
 
 
-@pytest.mark.parametrize("exercise_id", ["02.scripted_model", "02.one_step", "02.react_loop"])
-def test_stubs_are_not_attempted(exercise_id: str) -> None:
-    assert check(exercise_id, not_written).status == "not attempted"
-
-
 def test_an_unanswered_value_is_not_attempted() -> None:
     assert check("02.predict_calls", ...).status == "not attempted"
+
+
+(test_right_solutions_pass, test_stub_is_not_attempted, test_wrong_solution_fails_under_its_rule,
+ test_every_rule_has_a_mutant, test_each_rules_cases_exist) = exercise_tests({
+    "02.scripted_model": (make_scripted_model, from_rule_table(SCRIPTED_RULE_MUTANTS, SCRIPTED_MUTANTS)),
+    "02.one_step": (one_step, from_rule_table(STEP_RULE_MUTANTS, STEP_MUTANTS)),
+    "02.react_loop": (react_loop, from_rule_table(LOOP_RULE_MUTANTS, LOOP_MUTANTS)),
+}, not_written)

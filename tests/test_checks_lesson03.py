@@ -1,8 +1,8 @@
-"""Lesson 03's checkers: the reference solutions pass, stubs are "not attempted", and every
-plausible wrong solution in the catalogues below fails.
+"""Lesson 03's checkers, through the one helper (``mutation_suite.exercise_tests``).
 
-Most parser mutants are the reference with exactly one behaviour broken (one switch in
-``tolerant``), so each one shows that some case of the checker is needed.
+Right solutions pass, stubs are "not attempted", and every wrong solution below fails
+under the rule of the statement it breaks, each run once. Most parser mutants are the
+reference with exactly one behaviour broken (one switch in ``tolerant``).
 """
 
 from __future__ import annotations
@@ -11,10 +11,13 @@ import re
 from functools import partial
 
 import pytest
+from mutation_suite import exercise_tests
 
 import react_course as rc
-from react_course.checks import _lookup, check, exercises
-from react_course.checks.lesson03.read_reply import READ_CASES
+from react_course.checks import check, exercises
+from react_course.checks.lesson03 import read_reply
+from react_course.checks.lesson03.cut_at_stop import EARLIEST, EXACT, NO_STRIP, WHOLE
+from react_course.checks.lesson03.parse_step import FINISH, FIRST
 
 
 def stub(*args):
@@ -22,7 +25,6 @@ def stub(*args):
 
 
 # ---------------------------------------------------------------- 03.cut_at_stop
-
 
 def cut_reference(text, stops):
     positions = [text.find(stop) for stop in stops or () if stop and stop in text]
@@ -116,66 +118,24 @@ def cut_ignoring_case(text, stops):
     positions = [low.find(s.lower()) for s in stops or () if s and s.lower() in low]
     return text[: min(positions)] if positions else text
 
-
+REGEX = "plain text, not a regular expression"
 CUT_MUTANTS = {
-    "stops matched in any case": cut_ignoring_case,
-    "re.split on the joined stops, as written in the issue": cut_by_regex_literally,
-    "stops joined into one regular expression": cut_by_regex,
-    "stops stripped before the search": cut_strips_stops,
-    "strips trailing newlines": cut_rstrips,
-    "a tuple of stops is ignored": cut_lists_only,
-    "first stop in the list, not the earliest": cut_first_listed,
-    "keeps the stop text": cut_keeps_stop,
-    "cuts at the last occurrence": cut_last_occurrence,
-    "crashes on None": cut_crashes_on_none,
-    "strips whitespace": cut_strips,
-    "empty stop matches everywhere": cut_empty_stop_matches,
-    "min() picks -1 for an absent stop": cut_min_with_minus_one,
-    "a stop at position 0 is not a match": cut_zero_is_no_match,
-    "only the first stop is used": cut_only_first_stop,
-}
-
-
-@pytest.mark.parametrize("solution", [cut_reference, cut_by_splitting, rc.cut_at_stop],
-                         ids=["reference", "splitting", "library"])
-def test_cut_at_stop_accepts_right_solutions(solution) -> None:
-    result = check("03.cut_at_stop", solution)
-    assert result.status == "passed", str(result)
-
-
-@pytest.mark.parametrize("name", CUT_MUTANTS)
-def test_cut_at_stop_rejects_wrong_solutions(name: str) -> None:
-    assert check("03.cut_at_stop", CUT_MUTANTS[name]).status == "failed"
-
-
-def test_cut_at_stop_feedback_names_the_mistake() -> None:
-    text = str(check("03.cut_at_stop", cut_keeps_stop))
-    assert "the stop sequence itself was kept" in text
-    assert "last character was dropped" in str(check("03.cut_at_stop", cut_min_with_minus_one))
-    assert "with no strip() of the result" in str(check("03.cut_at_stop", cut_strips))
-    assert "earliest place" in str(check("03.cut_at_stop", cut_first_listed))
-    stripped_stops = str(check("03.cut_at_stop", cut_strips_stops))
-    assert "it cut at 'Observation', the stop '\\nObservation' without its whitespace" in stripped_stops
-    assert "Do not strip() the stops" in stripped_stops
-    regex = str(check("03.cut_at_stop", cut_by_regex))
-    # re.error is called PatternError from Python 3.13 on: name it as this Python does
-    assert "used as a regular expression" in regex and f"raised {re.error.__name__}" in regex
-
-
-CUT_RULE_MUTANTS = {
-    "before the earliest place where any of the stops occurs": ["first stop in the list, not the earliest"],
-    "the stop itself is not kept": ["keeps the stop text"],
-    "Keep the text exactly as it is (no stripping)": ["strips whitespace", "strips trailing newlines"],
-    "Earliest means earliest in the text, not first in the list": [
-        "first stop in the list, not the earliest", "cuts at the last occurrence"],
-    "the whole text when none occurs": ["min() picks -1 for an absent stop"],
-    "matched exactly as given, newlines and case included": ["stops stripped before the search",
-                                                              "stops matched in any case"],
-    "plain text, not a regular expression": ["stops joined into one regular expression",
-                                             "re.split on the joined stops, as written in the issue"],
-    "may be empty or `None`": ["crashes on None"],
-    "`stops` is a list or tuple of strings": ["a tuple of stops is ignored"],
-    "Skip empty strings": ["empty stop matches everywhere"],
+    "stops matched in any case": (EXACT, cut_ignoring_case),
+    "stops stripped before the search": (EXACT, cut_strips_stops),
+    "re.split on the joined stops, as written in the issue": (REGEX, cut_by_regex_literally),
+    "stops joined into one regular expression": (REGEX, cut_by_regex),
+    "strips trailing newlines": (NO_STRIP, cut_rstrips),
+    "strips whitespace": (NO_STRIP, cut_strips),
+    "a tuple of stops is ignored": ("`stops` is a list or tuple of strings", cut_lists_only),
+    "first stop in the list, not the earliest": (EARLIEST, cut_first_listed),
+    "cuts at the last occurrence": (EARLIEST, cut_last_occurrence),
+    "keeps the stop text": ("the stop itself is not kept", cut_keeps_stop),
+    "crashes on None": ("may be empty or `None`", cut_crashes_on_none),
+    "empty stop matches everywhere": ("Skip empty strings", cut_empty_stop_matches),
+    "min() picks -1 for an absent stop": (WHOLE, cut_min_with_minus_one),
+    "a stop at position 0 is not a match": ("before the earliest place where any of the stops occurs",
+                                            cut_zero_is_no_match),
+    "only the first stop is used": (WHOLE, cut_only_first_stop),
 }
 
 
@@ -189,7 +149,7 @@ def tolerant(text, *, ignore_case=True, numbered=True, bold=True, multiline=True
              action_first=True, observation_is_error=True, show_format=True, guard=True,
              input_line_only=True, paragraphs=True, first_action=True, finish_any_case=True,
              spaces=True, paper_form=True, two_lines=True, final_line=True, lone_input_is_error=True,
-             chatter_is_error=True):
+             chatter_is_error=True, finish_two_lines=True, stray_input_skipped=True):
     """The reference parser; each switch set to False is one typical mistake."""
     skip = r"[\s*#>_`-]*" if bold else r"\s*"
     number = (r"\s*\d*" if spaces else r"(?: \d+)?") if numbered else ""
@@ -215,7 +175,7 @@ def tolerant(text, *, ignore_case=True, numbered=True, bold=True, multiline=True
         order = [i for i in order if i not in actions[:-1]]
     switches = {"balanced": balanced, "guard": guard, "input_line_only": input_line_only,
                 "paragraphs": paragraphs, "finish_any_case": finish_any_case, "paper_form": paper_form,
-                "two_lines": two_lines}
+                "two_lines": two_lines, "finish_two_lines": finish_two_lines}
     for at in order:
         kind, body = segments[at][0], segments[at][1].strip()
         if kind == "observation" and observation_is_error:
@@ -226,13 +186,15 @@ def tolerant(text, *, ignore_case=True, numbered=True, bold=True, multiline=True
             return _read_action(body, segments[at + 1:], message, **switches)
         if kind == "action input" and body and not lone_input_is_error:
             return rc.FinalAnswer(body)
+        if kind == "action input" and not stray_input_skipped:
+            return rc.ParseError("An Action Input with no Action. " + message)
     if text.strip() and not chatter_is_error:
         return rc.FinalAnswer(text.strip())
     return rc.ParseError("No Action or Final Answer line. " + message)
 
 
 def _read_action(body, rest, message, balanced, guard, input_line_only=True, paragraphs=True,
-                 finish_any_case=True, paper_form=True, two_lines=True):
+                 finish_any_case=True, paper_form=True, two_lines=True, finish_two_lines=True):
     name = re.match(r"(\w+)\s*", body)
     if name is None:
         if not guard:
@@ -262,6 +224,7 @@ def _read_action(body, rest, message, balanced, guard, input_line_only=True, par
         return rc.ParseError("No Action Input line. " + message)
     tool_input = tool_input.strip()
     finish = tool.lower() == "finish" if finish_any_case else tool == "finish"
+    finish = finish and (finish_two_lines or after.startswith("["))
     return rc.FinalAnswer(tool_input) if finish else rc.Action(tool, tool_input)
 
 
@@ -374,112 +337,64 @@ def next_input_anywhere_below(text):
         return rc.Action(found[1], found[2].strip())
     return step
 
-
 PARSE_MUTANTS = {
-    "the first Action Input anywhere below the Action": next_input_anywhere_below,
-    "Observation lines dropped when an action follows": observation_lines_dropped,
-    "an empty Final Answer is an answer": empty_answer_is_an_answer,
-    "Final Answer only in title case": final_case_sensitive,
-    "an Action Input anywhere is the input": input_anywhere,
-    "keywords searched anywhere in a line": unanchored,
-    "the lesson's strict regex": naive_strict,
-    "greedy regex with DOTALL": greedy_dotall,
-    "lazy regex: input ends at the first ]": lazy_brackets,
-    "case-sensitive keywords": partial(tolerant, ignore_case=False),
-    "no numbered form": partial(tolerant, numbered=False),
-    "no markdown bold": partial(tolerant, bold=False),
-    "no multi-line input": partial(tolerant, multiline=False),
-    "input runs to the last ]": partial(tolerant, balanced=False),
-    "final answer preferred over an earlier action": partial(tolerant, action_first=False),
-    "an invented observation is ignored": partial(tolerant, observation_is_error=False),
-    "error message without the format": partial(tolerant, show_format=False),
-    "raises on an odd reply": partial(tolerant, guard=False),
-    "Action Input runs to the end of the reply": input_to_the_end,
-    "the segment after Action: tool is the input, whatever its keyword":
-        partial(tolerant, input_line_only=False),
-    "a blank line ends the input": partial(tolerant, paragraphs=False),
-    "tool name lowercased": lowercased_tool,
-    "returns tuples, not rc.Action": returns_tuples,
-    "an empty reply is an empty answer": empty_is_final,
-    "the last Action line wins": partial(tolerant, first_action=False),
-    "finish only in lower case (Finish[...] read as a tool)": partial(tolerant, finish_any_case=False),
-    "no spaces allowed before the colon": partial(tolerant, spaces=False),
-    "only the two-line format": partial(tolerant, paper_form=False),
-    "only the paper's tool[input] format": partial(tolerant, two_lines=False),
-    "Final Answer lines ignored (only finish[...])": partial(tolerant, final_line=False),
-    "a lone Action Input is the answer": partial(tolerant, lone_input_is_error=False),
-    "a reply without keywords is the answer": partial(tolerant, chatter_is_error=False),
+    "returns tuples, not rc.Action": ("It returns one of the library's three classes", returns_tuples),
+    "only the paper's tool[input] format": ("`Action: search` + `Action Input: Eiffel Tower` on two lines",
+                                            partial(tolerant, two_lines=False)),
+    "only the two-line format": ("the paper's `Action: search[Eiffel Tower]`",
+                                 partial(tolerant, paper_form=False)),
+    "Final Answer lines ignored (only finish[...])": ("gives the answer (`Final Answer: ...`",
+                                                      partial(tolerant, final_line=False)),
+    "finish only in lower case (Finish[...] read as a tool)": (
+        FINISH, partial(tolerant, finish_any_case=False)),
+    "finish only in the bracket form": ("`Action: finish` with an `Action Input` line",
+                                        partial(tolerant, finish_two_lines=False)),
+    "no numbered form": ("numbered keywords", partial(tolerant, numbered=False)),
+    "case-sensitive keywords": ("any case (`action input:`)", partial(tolerant, ignore_case=False)),
+    "Final Answer only in title case": ("any case (`action input:`)", final_case_sensitive),
+    "no spaces allowed before the colon": ("extra spaces", partial(tolerant, spaces=False)),
+    "no markdown bold": ("markdown bold", partial(tolerant, bold=False)),
+    "no multi-line input": ("the input on the next line", partial(tolerant, multiline=False)),
+    "Action Input runs to the end of the reply": ("or over several lines", input_to_the_end),
+    "a blank line ends the input": ("newlines and blank lines kept", partial(tolerant, paragraphs=False)),
+    "lazy regex: input ends at the first ]": ("brackets inside the input", lazy_brackets),
+    "greedy regex with DOTALL": ("text after the closing bracket", greedy_dotall),
+    "input runs to the last ]": ("the input ends at the `]` that matches the first `[`",
+                                 partial(tolerant, balanced=False)),
+    "final answer preferred over an earlier action": (FIRST, partial(tolerant, action_first=False)),
+    "the last Action line wins": (FIRST, partial(tolerant, first_action=False)),
+    "an invented observation is ignored": ("An `Observation` line *before* any action",
+                                           partial(tolerant, observation_is_error=False)),
+    "Observation lines dropped when an action follows": ("An `Observation` line *before* any action",
+                                                         observation_lines_dropped),
+    "answers after an action read as the answer": (
+        "Anything after an action was written before its observation existed", greedy_dotall),
+    "an empty Final Answer is an answer": ("a `Final Answer:` with nothing after it",
+        empty_answer_is_an_answer),
+    "an empty reply is an empty answer": ("an empty reply", empty_is_final),
+    "a lone Action Input is the answer": ("an `Action Input` with no `Action`",
+                                          partial(tolerant, lone_input_is_error=False)),
+    "a stray Action Input before the answer is an error": ("skipped, like a thought",
+                                                           partial(tolerant, stray_input_skipped=False)),
+    "the segment after Action: tool is the input, whatever its keyword": (
+        "neither `[input]` nor an `Action Input` line right after it",
+        partial(tolerant, input_line_only=False)),
+    "an Action Input anywhere is the input": ("neither `[input]` nor an `Action Input` line right after it",
+                                              input_anywhere),
+    "the first Action Input anywhere below the Action": (
+        "neither `[input]` nor an `Action Input` line right after it", next_input_anywhere_below),
+    "keywords searched anywhere in a line": ("a line that starts with a keyword", unanchored),
+    "a reply without keywords is the answer": ("a reply with neither keyword",
+                                               partial(tolerant, chatter_is_error=False)),
+    "error message without the format": ("whose message shows the format",
+                                         partial(tolerant, show_format=False)),
+    "tool name lowercased": ("Keep the tool name as written", lowercased_tool),
+    "raises on an odd reply": ("Never raise.", partial(tolerant, guard=False)),
+    "the lesson's strict regex": ("Never raise.", naive_strict),
 }
-
-PARSE_RULE_MUTANTS = {
-    "It returns one of the library's three classes": ["returns tuples, not rc.Action"],
-    "`Action: search` + `Action Input: Eiffel Tower` on two lines": ["only the paper's tool[input] format"],
-    "the paper's `Action: search[Eiffel Tower]`": ["only the two-line format"],
-    "gives the answer (`Final Answer: ...`": ["Final Answer lines ignored (only finish[...])"],
-    "the paper's `finish[...]` in any case": ["finish only in lower case (Finish[...] read as a tool)"],
-    "numbered keywords": ["no numbered form"],
-    "any case (`action input:`)": ["case-sensitive keywords", "Final Answer only in title case"],
-    "extra spaces": ["no spaces allowed before the colon"],
-    "markdown bold": ["no markdown bold"],
-    "the input on the next line": ["no multi-line input"],
-    "or over several lines": ["no multi-line input"],
-    "newlines and blank lines kept": ["a blank line ends the input"],
-    "brackets inside the input": ["lazy regex: input ends at the first ]"],
-    "text after the closing bracket": ["greedy regex with DOTALL", "input runs to the last ]"],
-    "the input ends at the `]` that matches the first `[`": ["input runs to the last ]",
-                                                            "lazy regex: input ends at the first ]"],
-    "The first `Action` or `Final Answer` line decides": ["final answer preferred over an earlier action",
-                                                          "the last Action line wins"],
-    "Anything after an action was written before its observation existed": [
-        "Action Input runs to the end of the reply", "final answer preferred over an earlier action"],
-    "An `Observation` line *before* any action": ["an invented observation is ignored",
-                                                  "Observation lines dropped when an action follows"],
-    "a `Final Answer:` with nothing after it": ["an empty Final Answer is an answer"],
-    "an empty reply": ["an empty reply is an empty answer"],
-    "an `Action Input` with no `Action`": ["a lone Action Input is the answer"],
-    "neither `[input]` nor an `Action Input` line right after it": [
-        "the segment after Action: tool is the input, whatever its keyword",
-        "an Action Input anywhere is the input", "the first Action Input anywhere below the Action"],
-    "a line that starts with a keyword": ["keywords searched anywhere in a line", "no markdown bold"],
-    "a reply with neither keyword": ["a reply without keywords is the answer"],
-    "whose message shows the format": ["error message without the format"],
-    "Keep the tool name as written": ["tool name lowercased"],
-    "Never raise.": ["raises on an odd reply", "the lesson's strict regex"],
-}
-
-
-@pytest.mark.parametrize("solution", [tolerant, rc.parse_step], ids=["reference", "library"])
-def test_parse_step_accepts_right_solutions(solution) -> None:
-    result = check("03.parse_step", solution)
-    assert result.status == "passed", str(result)
-
-
-@pytest.mark.parametrize("name", PARSE_MUTANTS)
-def test_parse_step_rejects_wrong_solutions(name: str) -> None:
-    assert check("03.parse_step", PARSE_MUTANTS[name]).status == "failed"
-
-
-def test_parse_step_feedback_is_specific() -> None:
-    text = str(check("03.parse_step", naive_strict))
-    assert "FAIL  numbered keywords" in text and "re.IGNORECASE" in text
-    assert "raised ValueError: could not parse the reply" in text
-    greedy = str(check("03.parse_step", greedy_dotall))
-    assert "FAIL  trailing text after the closing bracket" in greedy
-    assert "input 'Eiffel Tower] (then I will lookup[height' on that page)" not in greedy
-    assert "expected 'Eiffel Tower'" in greedy
-    odd = str(check("03.parse_step", partial(tolerant, guard=False)))
-    assert "parse_step('Action:') raised ValueError" in odd
-    last = str(check("03.parse_step", PARSE_MUTANTS["the last Action line wins"]))
-    assert "that is the LAST Action line: the first one decides" in last
-    finish = str(check("03.parse_step",
-                       PARSE_MUTANTS["finish only in lower case (Finish[...] read as a tool)"]))
-    assert "Finish[...] was read as a tool" in finish
-    chatter = str(check("03.parse_step", PARSE_MUTANTS["a reply without keywords is the answer"]))
-    assert "a reply without a Final Answer line is not an answer" in chatter
 
 
 # ---------------------------------------------------------------- 03.call_with_stops
-
 
 def call_reference(model, prompt, stops):
     sent = list(stops)[:4] or None
@@ -528,65 +443,31 @@ def call_primes_the_prompt(model, prompt, stops):
 def call_strips_the_reply(model, prompt, stops):
     return call_reference(model, prompt, stops).strip()
 
-
+FOUR = "sends the first four stops"
+CUT = "cuts the reply on the client side with all the stops"
 CALL_MUTANTS = {
-    "sends [] when there are no stops": call_sends_empty_list,
-    "primes the prompt with 'Thought:'": call_primes_the_prompt,
-    "strips the reply": call_strips_the_reply,
-    "sends no stops": call_sends_nothing,
-    "sends more than four": call_sends_everything,
-    "no client-side cut": call_no_client_cut,
-    "cuts only with the first stop": call_cuts_with_first_stop,
-    "cuts only with the stops it sent": call_cuts_with_sent_stops,
-    "calls the model twice": call_twice,
-    "sends the last four": call_sends_last_four,
+    "calls the model twice": ("calls the model once", call_twice),
+    "primes the prompt with 'Thought:'": ("with the prompt unchanged", call_primes_the_prompt),
+    "sends more than four": (FOUR, call_sends_everything),
+    "sends the last four": (FOUR, call_sends_last_four),
+    "sends no stops": (FOUR, call_sends_nothing),
+    "sends [] when there are no stops": ("when there are no stops it sends `None`", call_sends_empty_list),
+    "no client-side cut": (CUT, call_no_client_cut),
+    "cuts only with the stops it sent": (CUT, call_cuts_with_sent_stops),
+    "cuts only with the first stop": (CUT, call_cuts_with_first_stop),
+    "strips the reply": ("returns the cut reply, exactly as it is", call_strips_the_reply),
 }
 
 
-def test_call_with_stops_accepts_the_reference() -> None:
-    result = check("03.call_with_stops", call_reference)
-    assert result.status == "passed", str(result)
+def positional(model, prompt, stops):
+    return rc.cut_at_stop(model(prompt, tuple(stops)[:4] or None), stops)
 
 
-def test_call_with_stops_accepts_a_positional_stop_and_a_tuple() -> None:
-    def positional(model, prompt, stops):
-        return rc.cut_at_stop(model(prompt, tuple(stops)[:4] or None), stops)
-
-    assert check("03.call_with_stops", positional).status == "passed"
-    assert check("03.call_with_stops", lambda m, p, s: rc.cut_at_stop(m(p, stop=rc.stops.api_stops(s)), s)
-                 ).status == "passed"
-
-
-def test_call_with_stops_feedback_on_an_empty_list() -> None:
-    text = str(check("03.call_with_stops", call_sends_empty_list))
-    assert "FAIL  no stops: None sent, nothing cut" in text and "send None" in text
-    assert "(or an empty list)" not in text
-
-
-@pytest.mark.parametrize("name", CALL_MUTANTS)
-def test_call_with_stops_rejects_wrong_solutions(name: str) -> None:
-    assert check("03.call_with_stops", CALL_MUTANTS[name]).status == "failed"
-
-
-def test_call_with_stops_feedback_says_what_to_send() -> None:
-    assert "at most 4" in str(check("03.call_with_stops", call_sends_everything))
-    assert "cut the reply yourself" in str(check("03.call_with_stops", call_no_client_cut))
-    assert "no stop sequences reached the model" in str(check("03.call_with_stops", call_sends_nothing))
-
-
-CALL_RULE_MUTANTS = {
-    "calls the model once": ["calls the model twice"],
-    "with the prompt unchanged": ["primes the prompt with 'Thought:'"],
-    "sends the first four stops": ["sends more than four", "sends the last four", "sends no stops"],
-    "when there are no stops it sends `None`": ["sends [] when there are no stops"],
-    "cuts the reply on the client side with all the stops": [
-        "no client-side cut", "cuts only with the stops it sent", "cuts only with the first stop"],
-    "returns the cut reply, exactly as it is": ["strips the reply"],
-}
+def with_api_stops(model, prompt, stops):
+    return rc.cut_at_stop(model(prompt, stop=rc.stops.api_stops(stops)), stops)
 
 
 # ---------------------------------------------------------------- 03.read_reply
-
 
 def read_reference(raw, stops):
     kept = rc.cut_at_stop(raw, stops)
@@ -655,90 +536,70 @@ def read_concatenated(raw, stops):
 
 
 READ_MUTANTS = {
-    "no stop cut before parsing": read_without_stop_cut,
-    "ignores what the parser discarded": read_only_stop_cut,
-    "records only one of the two cuts": read_either_cut,
-    "cuts with the first stop only": read_first_stop_only,
-    "returns the whole reply as the cut": read_raw_as_cut,
-    "parses the raw reply and records twice": read_parses_raw_and_adds_both,
-    "None instead of '' when nothing was cut": read_returns_none_for_no_cut,
-    "strips the parts": read_strips_the_parts,
-    "the text after the stop first": read_stop_text_first,
-    "joined without a newline": read_concatenated,
+    "no stop cut before parsing": ("`rc.parse_step` of the reply after the client-side cut",
+                                   read_without_stop_cut),
+    "parses the raw reply and records twice": ("`rc.parse_step` of the reply after the client-side cut",
+                                               read_parses_raw_and_adds_both),
+    "ignores what the parser discarded": ("its `.discarded`", read_only_stop_cut),
+    "strips the parts": ("strip nothing", read_strips_the_parts),
+    "returns the whole reply as the cut": ("the text after the stop, `raw[len(kept):]`, exactly as it is",
+                                           read_raw_as_cut),
+    "cuts with the first stop only": ("`rc.parse_step` of the reply after the client-side cut",
+                                      read_first_stop_only),
+    "the text after the stop first": ("in the order the library's loop records it", read_stop_text_first),
+    "joined without a newline": ("Join the non-empty parts with", read_concatenated),
+    "records only one of the two cuts": ("Join the non-empty parts with", read_either_cut),
+    "None instead of '' when nothing was cut": ("the cut is `''` when nothing was thrown away",
+                                                read_returns_none_for_no_cut),
 }
 
 
-READ_RULE_MUTANTS = {
-    "`rc.parse_step` of the reply after the client-side cut": ["no stop cut before parsing"],
-    "its `.discarded`": ["ignores what the parser discarded"],
-    "the text after the stop, `raw[len(kept):]`, exactly as it is": ["strips the parts"],
-    "in the order the library's loop records it": ["the text after the stop first"],
-    "Join the non-empty parts with": ["joined without a newline", "records only one of the two cuts"],
-    "strip nothing": ["strips the parts"],
-    "the cut is `''` when nothing was thrown away": ["None instead of '' when nothing was cut"],
+EXERCISES = {
+    "03.cut_at_stop": ((cut_reference, cut_by_splitting, rc.cut_at_stop), CUT_MUTANTS),
+    "03.parse_step": ((tolerant, rc.parse_step), PARSE_MUTANTS),
+    "03.call_with_stops": ((call_reference, positional, with_api_stops), CALL_MUTANTS),
+    "03.read_reply": ((read_reference,), READ_MUTANTS),
 }
+(test_right_solutions_pass, test_stub_is_not_attempted, test_wrong_solution_fails_under_its_rule,
+ test_every_rule_has_a_mutant, test_each_rules_cases_exist) = exercise_tests(EXERCISES, stub)
 
 
-def test_read_reply_accepts_the_reference() -> None:
-    result = check("03.read_reply", read_reference)
-    assert result.status == "passed", str(result)
+# ---------------------------------------------------------------- feedback: the fault found, its hint
 
 
-@pytest.mark.parametrize("name", READ_MUTANTS)
-def test_read_reply_rejects_wrong_solutions(name: str) -> None:
-    assert check("03.read_reply", READ_MUTANTS[name]).status == "failed"
+@pytest.mark.parametrize(("exercise", "wrong", "says"), [
+    ("03.cut_at_stop", cut_keeps_stop, "The stop sequence itself was kept"),
+    ("03.cut_at_stop", cut_min_with_minus_one, "text[:-1] is not 'no cut'"),
+    ("03.cut_at_stop", cut_strips, "no strip() of the result"),
+    ("03.cut_at_stop", cut_strips_stops, "Do not strip() the stops"),
+    ("03.cut_at_stop", cut_by_regex, "used as a regular expression"),
+    ("03.parse_step", partial(tolerant, first_action=False), "That is the LAST Action line"),
+    ("03.parse_step", partial(tolerant, finish_any_case=False), "Finish[...] was read as a tool"),
+    ("03.parse_step", partial(tolerant, chatter_is_error=False), "A reply without a Final Answer line"),
+    ("03.call_with_stops", call_sends_everything, "Send at most four"),
+    ("03.call_with_stops", call_no_client_cut, "cut the reply yourself"),
+    ("03.call_with_stops", call_sends_empty_list, "send stop=None (not [])"),
+    ("03.read_reply", read_stop_text_first, "The order is reversed"),
+    ("03.read_reply", read_strips_the_parts, "no strip()"),
+])
+def test_the_hint_names_the_fault_found(exercise, wrong, says) -> None:
+    assert says in str(check(exercise, wrong))
 
 
-def test_read_reply_feedback_names_the_mistake() -> None:
-    assert "no strip()" in str(check("03.read_reply", read_strips_the_parts))
-    assert "the order is reversed" in str(check("03.read_reply", read_stop_text_first))
+def test_a_regex_stop_that_raises_is_shown_as_raised() -> None:
+    # re.error is called PatternError from Python 3.13 on: name it as this Python does
+    assert f"raised {re.error.__name__}" in str(check("03.cut_at_stop", cut_by_regex))
 
 
-@pytest.mark.parametrize("case", READ_CASES, ids=[case[0] for case in READ_CASES])
-def test_read_reply_expects_the_loops_own_cut(case) -> None:
-    """Each expected cut is what rc.run_react records in step.cut for that reply."""
-    _, reply, stops, _, want, _ = case
+@pytest.mark.parametrize("example", read_reply.EXAMPLES, ids=[e.name for e in read_reply.EXAMPLES])
+def test_read_reply_expects_the_loops_own_cut(example) -> None:
+    """Each example's expected cut (the key's) is what rc.run_react records in step.cut."""
+    reply, stops = example.args
     model = rc.ScriptedModel([reply, "Final Answer: done", "Final Answer: done"], ignore_stops=True)
     result = rc.run_react("How tall is the Eiffel Tower?", model, rc.default_tools(), stops=stops)
-    assert result.steps[0].cut == want
-
-
-# ---------------------------------------------------------------- every exercise
-
-
-@pytest.mark.parametrize("exercise", ["03.cut_at_stop", "03.parse_step", "03.call_with_stops",
-                                      "03.read_reply"])
-def test_stubs_and_ellipsis_are_not_attempted(exercise: str) -> None:
-    assert check(exercise, stub).status == "not attempted"
-    assert check(exercise, ...).status == "not attempted"
-
-
-# ---------------------------------------------------------------- rules: a mutant for each
-# (tests/test_rule_tables.py checks that each rule is quoted from the statement and names cases)
-
-RULE_MUTANTS = {
-    "03.cut_at_stop": (CUT_RULE_MUTANTS, CUT_MUTANTS, cut_reference),
-    "03.parse_step": (PARSE_RULE_MUTANTS, PARSE_MUTANTS, tolerant),
-    "03.call_with_stops": (CALL_RULE_MUTANTS, CALL_MUTANTS, call_reference),
-    "03.read_reply": (READ_RULE_MUTANTS, READ_MUTANTS, read_reference),
-}
-
-
-@pytest.mark.parametrize("exercise", list(RULE_MUTANTS))
-def test_every_rule_has_a_mutant_that_fails_its_cases(exercise: str) -> None:
-    """A solution that ignores a rule fails, and a failed case is one the rule names."""
-    table, catalogue, _ = RULE_MUTANTS[exercise]
-    rules = dict(_lookup(exercise).rules)
-    assert set(table) == set(rules)
-    for rule, mutants in table.items():
-        for name in mutants:
-            failed = {c.name for c in check(exercise, catalogue[name]).cases if c.status == "failed"}
-            assert failed & set(rules[rule]), f"{name!r} breaks {rule!r} but fails none of its cases"
+    assert result.steps[0].cut == read_reply.key(reply, stops)[1]
 
 
 def test_library_functions_that_share_an_exercise_name_pass_it() -> None:
     shared = [e for e in exercises("03") if callable(getattr(rc, e.split(".", 1)[1], None))]
     assert shared == ["03.cut_at_stop", "03.parse_step"]
-    for exercise in shared:
-        result = check(exercise, getattr(rc, exercise.split(".", 1)[1]))
-        assert result.status == "passed", str(result)

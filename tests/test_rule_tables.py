@@ -1,4 +1,4 @@
-"""Every rule an exercise states is exercised by a case: the checkers' rule tables.
+"""Every rule an exercise states is exercised by a case: the checkers' rule tables, and the specs.
 
 Each exercise is registered with ``rules={phrase: (case name, ...)}``. Here, for
 every registered exercise (``react_course.checks.exercises()``):
@@ -16,6 +16,11 @@ the cell that calls ``check("NN.name", ...)``: markdown cells whole, and code ce
 as the exercise notebook shows them (solution lines replaced by their stubs, so
 docstrings and comments count, solution code does not).
 
+For the exercises defined as specs (``checks/spec.py``), the tests at the end also run the
+key on every example and generated input, hold the registered table to the spec, check that
+the generator reaches every edge a rule names, and that every input and value is plain data
+that crosses to another process and back (the grader's split, tried once in a subprocess).
+
 The reference solution is the object the solution notebook passes to
 ``check``: the notebook's code cells run here in order, in one namespace, with
 ``check`` replaced by a recorder; the case names come from the exercise's cases
@@ -26,8 +31,11 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import re
+import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -36,6 +44,9 @@ import nbformat
 import pytest
 
 import react_course.checks as checks
+from react_course.checks import spec as specs
+from react_course.checks.generated import COMPARISONS, generate, same_value
+from react_course.checks.plain import Raised, from_plain, to_plain
 from react_course.course.authoring import strip_source
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -167,3 +178,67 @@ def test_the_statement_is_the_text_before_the_check() -> None:
     text = statement("01.render_trace")
     assert "Exercise 1.2" in text and "Exercise 1.1" not in text
     assert 'check("01.render_trace"' not in text
+
+
+# ---------------------------------------------------------------- exercises defined as specs
+# (checks/spec.py): the key holds on every input, the table is the spec's, every edge is reached,
+# and every value crosses to another process as plain data and back.
+
+SPEC_IDS = sorted(specs.SPECS)
+# Lessons whose exercises are not specs yet: their keys are run on their generated inputs by
+# tests/test_generated.py where they have a generated comparison, and their tables are held to
+# the statement above; edges and plain data are not checked for them.
+NOT_YET_SPECS = sorted(set(EXERCISES) - set(SPEC_IDS))
+
+
+def spec_inputs(spec: specs.Spec) -> list[tuple]:
+    return [example.args for example in (*spec.examples, *spec.hidden)] + [
+        args for _, args in generate(spec.comparison)]
+
+
+@pytest.mark.parametrize("exercise_id", SPEC_IDS)
+def test_a_spec_is_what_the_notebook_and_the_grader_read(exercise_id: str) -> None:
+    spec = specs.SPECS[exercise_id]
+    assert table(exercise_id) == tuple((rule.phrase, rule.cases) for rule in spec.rules)
+    assert COMPARISONS[exercise_id] is spec.comparison
+    problem = rules_not_in(table(exercise_id), statement(exercise_id), notebook_for(exercise_id).name)
+    assert not problem, f"{exercise_id}: {problem}"
+    names = {example.name for example in spec.examples} | {specs.GENERATED}
+    assert {name for rule in spec.rules for name in rule.cases} <= names
+
+
+@pytest.mark.parametrize("exercise_id", SPEC_IDS)
+def test_the_key_holds_and_every_value_is_plain_data(exercise_id: str) -> None:
+    spec = specs.SPECS[exercise_id]
+    for args in spec_inputs(spec):
+        expected = spec.expected(args)
+        assert not isinstance(expected, Raised), f"{exercise_id}: key {expected} on {spec.call_text(args)}"
+        for value in (args, expected):
+            back = from_plain(json.loads(json.dumps(to_plain(value))))
+            assert same_value(back, value), (exercise_id, value)
+        assert spec.difference(spec.key, args) is None, f"{exercise_id}: the key differs from itself"
+
+
+@pytest.mark.parametrize("exercise_id", SPEC_IDS)
+def test_the_generator_reaches_every_edge_the_rules_name(exercise_id: str) -> None:
+    spec = specs.SPECS[exercise_id]
+    generated = [args for _, args in generate(spec.comparison)]
+    missed = [rule.phrase for rule in spec.rules if rule.edge and not any(map(rule.edge, generated))]
+    assert not missed, f"{exercise_id}: no generated input reaches the edge of {missed}"
+
+
+def test_a_value_computed_in_another_process_is_judged_here() -> None:
+    """The grader's split: the student's process sends back plain JSON, this process compares."""
+    spec = specs.SPECS["03.cut_at_stop"]
+    sent = [to_plain(example.args) for example in spec.examples]
+    program = ("import json, sys, react_course as rc\n"
+               "from react_course.checks.lesson03 import cut_at_stop\n"
+               "from react_course.checks.spec import student_value\n"
+               "wrong = lambda text, stops: rc.cut_at_stop(text, stops).strip()\n"
+               "print(json.dumps([student_value(cut_at_stop.SPEC, wrong, a) for a in json.load(sys.stdin)]))")
+    run = subprocess.run([sys.executable, "-c", program], input=json.dumps(sent), capture_output=True,
+                         text=True, check=True, timeout=120)
+    verdicts = [specs.judge_plain(spec, a, got) for a, got in zip(sent, json.loads(run.stdout), strict=True)]
+    failed = [found for found in verdicts if found is not None]
+    assert failed and all(found.rule == "Keep the text exactly as it is (no stripping)" for found in failed)
+    assert len(failed) < len(verdicts)  # the examples without spaces at the ends still pass

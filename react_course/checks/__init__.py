@@ -181,7 +181,7 @@ def _with_rules(result: CheckResult, rules: tuple[tuple[str, tuple[str, ...]], .
     """Name, on each failed case, the rules of the statement it exercises."""
     def named(case: CaseResult) -> CaseResult:
         phrases = [f'"{rule}"' for rule, names in rules if case.name in names]
-        if case.status != "failed" or not phrases:
+        if case.status != "failed" or not phrases or case.rule:  # a fault found names its own rule
             return case
         return dataclasses.replace(case, rule="; ".join(phrases))
 

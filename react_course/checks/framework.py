@@ -82,6 +82,8 @@ class Difference:
     expected: str
     got: str
     message: str = ""
+    hint: str = ""  # chosen by the fault found (``spec.Fault``), else the case's own hint
+    rule: str = ""  # the rule that fault breaks, named in the feedback instead of the case's rules
 
 
 @dataclass(frozen=True)
@@ -211,7 +213,8 @@ def judge(case: Case) -> CaseResult:
         found = outcome.value
         return CaseResult(status="failed", points=0, name=case.name, max_points=case.points,
                           given=found.given, expected=found.expected, got=found.got,
-                          message=found.message, printed=printed, hint=case.hint)
+                          message=found.message, printed=printed, hint=found.hint or case.hint,
+                          rule=f'"{found.rule}"' if found.rule else "")
     verdict = _compare(case, outcome.value)
     shown = (case.show or describe)(outcome.value)
     if verdict is True:

@@ -107,6 +107,10 @@ class Comparison:
     time_limit: float = 6.0
     shrink_attempts: int = 400  # replays spent making a difference small (fewer for slow runs)
     call: Callable[[Callable[..., Any], tuple], Any] | None = None
+    # (args, expected, got) -> (rule, hint) of the fault that difference shows, or None: the hint
+    # then follows the fault found, not the case (``spec.Fault``)
+    diagnose: Callable[[tuple, Any, Any], tuple[str, str] | None] | None = None
+    show_value: Callable[[Any], str] = describe  # how an expected or returned value is shown
 
     def case(self, student: Callable[..., Any]) -> Case:
         return Case(self.name, lambda: _search(self, student), test=lambda found: found is None,
@@ -142,8 +146,8 @@ def _search(comparison: Comparison, student: Callable[..., Any]) -> Difference |
 
 
 def _differ(comparison: Comparison, student: Callable[..., Any],
-            choices: Sequence[int]) -> tuple[list[int], tuple, Any, str, str] | None:
-    """(choices, args, expected, got, message) when the student differs on this input."""
+            choices: Sequence[int]) -> tuple[list[int], tuple, Any, str, str, Any] | None:
+    """(choices, args, expected, got shown, message, got) when the student differs on this input."""
     draw = Draw(replay=choices)
     given = comparison.inputs(draw)  # the student's copy, which the student may change
     args = comparison.inputs(Draw(replay=choices))
@@ -153,11 +157,11 @@ def _differ(comparison: Comparison, student: Callable[..., Any],
     except NotImplementedError:
         raise
     except Exception as error:  # the student's error is a difference, shown as what came back
-        return draw.choices, args, expected, f"raised {error_text(error)}", ""
+        return draw.choices, args, expected, f"raised {error_text(error)}", "", error
     verdict = _verdict(comparison, args, expected, got)
     if verdict is True:
         return None
-    return draw.choices, args, expected, describe(got), verdict or ""
+    return draw.choices, args, expected, comparison.show_value(got), verdict or "", got
 
 
 def _verdict(comparison: Comparison, args: tuple, expected: Any, got: Any) -> bool | str:
@@ -182,10 +186,11 @@ def _shrink(comparison: Comparison, student: Callable[..., Any], found: tuple, n
                 break
             if tried >= attempts:
                 break
-    _, args, expected, got, message = best
+    _, args, expected, got, message, value = best
     note = f"input {number} of {comparison.count} differs; shown shrunk to a small example"
-    return Difference(comparison.show(args), describe(expected), got,
-                      f"{message}. {note}" if message else note)
+    rule, hint = (comparison.diagnose(args, expected, value) if comparison.diagnose else None) or ("", "")
+    return Difference(comparison.show(args), comparison.show_value(expected), got,
+                      f"{message}. {note}" if message else note, hint=hint, rule=rule)
 
 
 def _smaller(choices: list[int]):

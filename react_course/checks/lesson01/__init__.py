@@ -7,8 +7,8 @@ Four exercises, one module each:
 - ``01.paper_facts`` (``paper_facts.py``): a quiz on the ReAct paper's results and their caveats;
 - ``01.which_design`` (``which_design.py``): name the design of six short system descriptions.
 
-``generated_traces.py`` holds the answer keys of the two functions and the traces
-and steps their generated comparisons run on (``checks/generated.py``).
+``who_wrote.py`` is a spec (``checks/spec.py``); ``generated_traces.py`` holds
+render_trace's key and the steps its generated comparison runs on.
 
 The quizzes never show the right answer: a wrong one gets a hint that says
 which caveat it fell into (a number from another table, another model, the
@@ -17,8 +17,7 @@ other direction of the switch), so the student goes back to the lesson.
 
 from . import paper_facts, render_trace, which_design, who_wrote
 from .common import QUESTION
-from .generated_traces import who_wrote_key
-from .who_wrote import _library_run
+from .who_wrote import _library_run, who_wrote_key
 
 __all__ = [
     "QUESTION",

@@ -6,36 +6,29 @@ where their trace and the expected one part ways, not two walls of text.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from .. import exercise
-from ..framework import Case
+from ..spec import GENERATED, Example, Rule, Spec, define
 from .common import EIFFEL, NO_PAGE, QUESTION
-from .generated_traces import RENDER
+from .generated_traces import render_key, runs
 
 
-def _same_text(expected: str) -> Callable[[Any], bool | str]:
-    """A test that points at the first line that differs."""
-
-    def test(got: Any) -> bool | str:
-        if not isinstance(got, str):
-            return f"return the trace as one string, not {type(got).__name__}"
-        if got == expected:
-            return True
-        if got.endswith("\n") and got.rstrip("\n") == expected:
-            return "the trace ends with a newline; end it with its last line"
-        want, have = expected.split("\n"), got.split("\n")
-        for number, (line, yours) in enumerate(zip(want, have, strict=False), 1):
-            if line != yours:
-                return f"line {number} should be {line[:90]!r} but is {yours[:90]!r}"
-        if len(have) < len(want):
-            return (f"the trace stops after line {len(have)}; "
-                    f"line {len(have) + 1} should be {want[len(have)][:90]!r}")
-        return (f"the trace should end after line {len(want)}, "
-                f"but it goes on with {have[len(want)][:90]!r}")
-
-    return test
+def compare(args: tuple, expected: str, got: Any) -> bool | str:
+    """Equal texts; otherwise point at the first line that differs."""
+    if not isinstance(got, str):
+        return f"return the trace as one string, not {type(got).__name__}"
+    if got == expected:
+        return True
+    if got.endswith("\n") and got.rstrip("\n") == expected:
+        return "the trace ends with a newline; end it with its last line"
+    want, have = expected.split("\n"), got.split("\n")
+    for number, (line, yours) in enumerate(zip(want, have, strict=False), 1):
+        if line != yours:
+            return f"line {number} should be {line[:90]!r} but is {yours[:90]!r}"
+    if len(have) < len(want):
+        return (f"the trace stops after line {len(have)}; "
+                f"line {len(have) + 1} should be {want[len(have)][:90]!r}")
+    return f"the trace should end after line {len(want)}, but it goes on with {have[len(want)][:90]!r}"
 
 
 def _step(thought: str, tool: str, text: str, observation: str) -> dict[str, str]:
@@ -61,8 +54,7 @@ TOTAL = _step("Three notebooks at 4 and two pens at 2.", "calculate", "3 * 4 + 2
 
 
 
-GENERATED = RENDER.name
-RULES = {
+TABLE = {
     "Question: <question>": ("one step and an answer", "no steps: a reason-only answer"),
     "then for each step": ("three steps, every one kept, in order", GENERATED),
     "(left out when the thought is empty or missing)": (
@@ -78,31 +70,15 @@ RULES = {
     "No blank lines, and no newline after the last line": (
         "one step and an answer", "three steps, every one kept, in order"),
 }
-
-
-@exercise(
-    "01.render_trace",
-    "write the classic text trace from plain data",
-    rules=RULES,
-    hints=(
-        "Build a list of lines and join it with '\\n' at the end: no blank lines, no newline "
-        "after the last line.",
-        "For each step: 'Thought: ...' (only when the step has a thought), 'Action: tool', "
-        "'Action Input: input', then 'Observation: ...'.",
-        "After the steps, only when answer is not None: 'Thought: <final_thought>' (only when it "
-        "is not empty) and 'Final Answer: <answer>'.",
-    ),
-)
-def render_trace_cases(render_trace: Any):
-    def case(name: str, args: tuple, expected: str, hint: str, given: str = "") -> Case:
-        return Case(name, lambda: render_trace(*args), expected=expected, test=_same_text(expected),
-                    given=given or _call(args), hint=hint)
-
-    # Each row is (name, args, expected trace, hint[, given]), in the order the cases are shown.
-    for rows in (_shop_rows, _library_rows, _edge_rows):
-        for row in rows():
-            yield case(*row)
-    yield RENDER.case(render_trace)
+EDGES = {
+    "then for each step": lambda a: len(a[1]) >= 2,
+    "(left out when the thought is empty or missing)": lambda a: any("thought" not in s for s in a[1])
+    and any(s.get("thought") == "" for s in a[1]),
+    "exactly as given, even over several lines": lambda a: any("\n" in s["observation"] for s in a[1]),
+    "unless answer is None": lambda a: a[2] is None,
+    "Thought: <final_thought>": lambda a: len(a) == 4 and a[3] not in ("", "I now know the answer"),
+    "(left out when final_thought is empty)": lambda a: len(a) == 4 and a[3] == "" and a[2] is not None,
+}
 
 
 def _shop_rows() -> list[tuple]:
@@ -210,3 +186,23 @@ def _call(args: tuple) -> str:
                       for name, value in zip(names, args, strict=False))
     call = "render_trace(question, steps, answer" + (", final_thought)" if len(args) == 4 else ")")
     return f"{call} with\n{shown}"
+
+
+SPEC = define(Spec(
+    "01.render_trace", "write the classic text trace from plain data", "render_trace", render_key,
+    tuple(Example(row[0], row[1], row[3]) for rows in (_shop_rows, _library_rows, _edge_rows)
+          for row in rows()),
+    runs, tuple(Rule(rule, tuple(cases), EDGES.get(rule)) for rule, cases in TABLE.items()), compare=compare,
+    show=_call,
+    hints=(
+        "Build a list of lines and join it with '\\n' at the end: no blank lines, no newline "
+        "after the last line.",
+        "For each step: 'Thought: ...' (only when the step has a thought), 'Action: tool', "
+        "'Action Input: input', then 'Observation: ...'.",
+        "After the steps, only when answer is not None: 'Thought: <final_thought>' (only when it "
+        "is not empty) and 'Final Answer: <answer>'.",
+    ),
+    generated_hint="A list of lines: the question, then each step (its Thought only when there is one), "
+                   "then the final Thought (unless empty) and Final Answer unless answer is None; "
+                   "'\\n'.join(lines)."))
+__all__ = ["SPEC"]

@@ -1,42 +1,60 @@
-"""Check ``01.who_wrote``: label every line of a text trace "model" or "program".
+"""01.who_wrote as a spec: label every line of a text trace "model" or "program".
 
 The traces cover what trips a first attempt up: the question is the program's,
 Action Input is the model's, a line without a keyword keeps the author of the
-line before it, keywords may be numbered or in any case. Two more cases run the
-course's own loop and compare with the library's labels.
+line before it, keywords may be numbered or in any case. Two more examples are
+transcripts of the course's own loop, whose labels the tests hold to the
+library's (``result.render(authors=True)``).
+
+Generated traces: keyword lines (numbered, in any case, indented), notes in
+brackets, continuation and blank lines, and words that look like keywords but
+are not (``Observations so far:``). Left out, because the docstring does not
+settle them: a number glued to its keyword (``Thought2:``) and spaces before
+the colon.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
 from typing import Any
 
-from .. import exercise
-from ..framework import Case
+from ..generated import Draw
+from ..spec import GENERATED, Example, Rule, Spec, define
 from .common import EIFFEL, QUESTION
-from .generated_traces import WHO_WROTE, who_wrote_key
+
+KEYWORD = re.compile(r"\s*(question|observation|thought|action\s+input|action|final\s+answer)\s*\d*\s*:",
+                     re.IGNORECASE)
 
 
-def _labels(text: str) -> Callable[[Any], bool | str]:
-    """A test that compares a list of labels with the right ones, line by line."""
-    lines = text.splitlines()
+def who_wrote_key(transcript: str) -> list[str]:
+    """The answer key: each keyword line sets the author; a note is the program's; the rest continue."""
+    labels, author = [], "program"
+    for line in transcript.splitlines():
+        found = KEYWORD.match(line)
+        if found:
+            author = "program" if found[1].lower() in ("question", "observation") else "model"
+        elif line.lstrip().startswith("["):
+            author = "program"
+        labels.append(author)
+    return labels
 
-    def test(got: Any) -> bool | str:
-        if not isinstance(got, list):
-            return f"return a list with one label per line, not {type(got).__name__}"
-        if len(got) != len(lines):
-            return f"the trace has {len(lines)} lines but you returned {len(got)} labels"
-        wrong = [i for i, label in enumerate(got) if label not in ("model", "program")]
-        if wrong:
-            return f"each label is the text 'model' or 'program'; label {wrong[0] + 1} is {got[wrong[0]]!r}"
-        right = who_wrote_key(text)
-        for number, (line, mine, yours) in enumerate(zip(lines, right, got, strict=True), 1):
-            if mine != yours:
-                shown = f"({line[:60]!r})" if line.strip() else "(a blank line)"
-                return f"line {number} {shown} was written by the {mine}, you said {yours!r}"
+
+def compare(args: tuple, want: list[str], got: Any) -> bool | str:
+    """Line by line, naming the first line whose author is wrong."""
+    if got == want:
         return True
-
-    return test
+    lines = args[0].splitlines()
+    if not isinstance(got, list):
+        return f"return a list with one label per line, not {type(got).__name__}"
+    if len(got) != len(lines):
+        return f"the trace has {len(lines)} lines but you returned {len(got)} labels"
+    wrong = [i for i, label in enumerate(got) if label not in ("model", "program")]
+    if wrong:
+        return f"each label is the text 'model' or 'program'; label {wrong[0] + 1} is {got[wrong[0]]!r}"
+    number, line, mine, yours = next((n, line, m, y) for n, (line, m, y)
+                                     in enumerate(zip(lines, want, got, strict=True), 1) if m != y)
+    shown = f"({line[:60]!r})" if line.strip() else "(a blank line)"
+    return f"line {number} {shown} was written by the {mine}, you said {yours!r}"
 
 
 def _library_run(kind: str):
@@ -49,12 +67,6 @@ def _library_run(kind: str):
                for query in ("Paris tower 1889", "Paris tower 1889 height", "Paris tower")]
     return rc.run_react(QUESTION, rc.ScriptedModel([*replies, "Final Answer: 210 m"]),
                         rc.default_tools(), max_steps=3)
-
-
-def _library_case(name: str, kind: str, student: Callable, hint: str) -> Case:
-    text = _library_run(kind).transcript
-    return Case(name, lambda: student(text), test=_labels(text), hint=hint,
-                given=f"who_wrote(result.transcript) for this run:\n{text}")
 
 
 WHO_WROTE_TRACES = {
@@ -183,9 +195,32 @@ WHO_WROTE_TRACES = {
     ),
 }
 
+LIBRARY = (("agrees with the library on a real ReAct run", "react",
+            "Compare with result.render(authors=True) in the lesson."),
+           ("the program's notes in brackets", "act_only",
+            "Lines such as '[step limit reached: ...]' and '[ended: ...]' are notes the program adds, "
+            "and the 'Answer:' line after '[ended: ...]' continues that note."))
+EXAMPLES = (*(Example(name, (text,), hint) for name, (text, hint) in WHO_WROTE_TRACES.items()),
+            *(Example(name, (_library_run(kind).transcript,), hint) for name, kind, hint in LIBRARY))
+WORDS = ("Question", "Thought", "Action", "Action Input", "Observation", "Final Answer")
+OTHER = ("1. Paris", "", "   ", "Observations so far: none", "Thoughtful remark", "[ended: step_limit]",
+         "  [note: a repeat]", "Zürich ✓", "The answer: 330 m", "Action Inputs: none")
 
-GENERATED = WHO_WROTE.name
-RULES = {
+
+def _line(draw: Draw) -> str:
+    if draw.below(3) == 0:
+        return draw.pick(OTHER)
+    word = draw.pick(WORDS)
+    word = draw.pick((word, word.lower(), word.upper()))
+    return f"{draw.pick(('', '  ', chr(9)))}{word}{draw.pick(('', ' 2', ' 13'))}: {draw.pick(OTHER[:3])}"
+
+
+def _lines_like(pattern: str) -> Any:
+    """An edge: some line of the generated trace matches ``pattern``."""
+    return lambda args: any(re.match(pattern, line) for line in args[0].splitlines())
+
+
+TABLE = {
     "one label per line": ("a multi-line observation", "a multi-line thought"),
     "Split the transcript with transcript.splitlines()": ("a trace that ends with a newline",),
     "A line that starts with a keyword": ("a keyword in the middle of a line",),
@@ -202,12 +237,23 @@ RULES = {
         "a multi-line observation", "a multi-line thought", "the program's notes in brackets"),
     "Lines before the first keyword are the program's": ("lines before the first keyword",),
 }
-
-
-@exercise(
-    "01.who_wrote",
-    "label each line of a trace: model or program",
-    rules=RULES,
+EDGES = {
+    "one label per line": _lines_like(r"\s*$"),
+    "Split the transcript with transcript.splitlines()": lambda args: args[0].endswith("\n"),
+    "then an optional step number": _lines_like(r"\s*[A-Za-z ]+ \d+:"),
+    "spaces before the keyword are allowed": _lines_like(r"\s+\w"),
+    "Keywords may be in any case": _lines_like(r"\s*(THOUGHT|question|ACTION INPUT)"),
+    "count only as whole words": _lines_like(r"(Observations so far|Thoughtful|Action Inputs)"),
+    'A line that starts with "[" is a note by the program': _lines_like(r"\s*\["),
+    "continues the line before it and has the same author": _lines_like(r"(1\. Paris|Zürich)"),
+    "Lines before the first keyword are the program's": lambda args: bool(args[0])
+    and KEYWORD.match(args[0].splitlines()[0]) is None,
+}
+SPEC = define(Spec(
+    "01.who_wrote", "label each line of a trace: model or program", "who_wrote", who_wrote_key, EXAMPLES,
+    lambda draw: ("\n".join(draw.many(_line, 8)) + draw.pick(("", "\n")),),
+    tuple(Rule(rule, tuple(cases), EDGES.get(rule)) for rule, cases in TABLE.items()), compare=compare,
+    show=lambda args: f"who_wrote(trace), where trace is:\n{args[0]}",
     hints=(
         "Walk through the lines keeping the current author. A line that starts with a keyword "
         "sets the author; any other line keeps it.",
@@ -216,16 +262,7 @@ RULES = {
         "A regular expression such as r'\\s*(question|observation|thought|action(\\s+input)?|"
         "final\\s+answer)(\\s*\\d+)?\\s*:' with re.IGNORECASE matches the keywords, numbered or not.",
     ),
-)
-def who_wrote_cases(who_wrote: Any):
-    for name, (text, hint) in WHO_WROTE_TRACES.items():
-        yield Case(name, lambda text=text: who_wrote(text), test=_labels(text), hint=hint,
-                   given=f"who_wrote(trace), where trace is:\n{text}")
-    yield _library_case(
-        "agrees with the library on a real ReAct run", "react", who_wrote,
-        "Compare with result.render(authors=True) in the lesson.")
-    yield _library_case(
-        "the program's notes in brackets", "act_only", who_wrote,
-        "Lines such as '[step limit reached: ...]' and '[ended: ...]' are notes the program adds, "
-        "and the 'Answer:' line after '[ended: ...]' continues that note.")
-    yield WHO_WROTE.case(who_wrote)
+    generated_hint="One label per line of transcript.splitlines(); a keyword (whole word, any case, "
+                   "optional number, then ':') sets the author; '[' starts a program's note; any other "
+                   "line continues."))
+__all__ = ["SPEC", "who_wrote_key"]

@@ -25,7 +25,7 @@ from ...prompts import build_prompt
 from ...tools import ToolRegistry, shop_tools
 from ..generated import Comparison, Draw, register, same_value
 from ..guards import GuardedModel
-from ..lesson03.generated_replies import any_reply
+from ..lesson03.replies import any_reply
 from .common import STOP
 
 REPLIES = ("Thought: I need a price.\nAction: price\nAction Input: pen\nObservation: A pen costs 99.",

@@ -1,6 +1,6 @@
 """Lesson 03: stop sequences, a tolerant parser, and recording what was cut.
 
-Four exercises, one module each, in the order the lesson meets them:
+Four exercises, one spec each (``checks/spec.py``), in the order the lesson meets them:
 
 - ``cut_at_stop.py``, ``03.cut_at_stop``: keep the text before the earliest stop sequence;
 - ``parse_step.py``, ``03.parse_step``: read a reply into ``Action``, ``FinalAnswer`` or
@@ -9,9 +9,8 @@ Four exercises, one module each, in the order the lesson meets them:
   client side;
 - ``read_reply.py``, ``03.read_reply``: cut, parse, and keep everything the program threw away.
 
-``common.py`` holds the sample replies and how a parsed step is shown and
-judged; ``generated_replies.py`` the answer keys and the replies and stops of the
-generated comparisons (``checks/generated.py``). Importing this package registers all four exercises.
+``replies.py`` holds the sample replies, the generated replies and stops, and a parsed
+step as plain data. Importing this package registers all four exercises.
 """
 
 from . import call_with_stops, cut_at_stop, parse_step, read_reply

@@ -1,193 +1,194 @@
-"""Check 03.cut_at_stop: keep the text before the earliest stop sequence.
+"""03.cut_at_stop as a spec: keep the text before the earliest stop sequence.
 
-Each case's test names the usual mistake when it shows: the stop kept, a
-strip() of the result or of the stops, a -1 from str.find taken as a position,
-an empty stop that matches everywhere, a stop used as a regular expression, or
-a cut at a later stop than the earliest. ``RULES`` maps each rule of the
-statement to the cases that exercise it.
+The key is the library's ``rc.cut_at_stop``. The faults are the usual mistakes,
+each recognised by what it returns: the stop kept, a strip() of the result or of
+the stops, a -1 from str.find taken as a position, an empty stop that matches
+everywhere, a stop used as a regular expression, a later stop than the earliest.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import itertools
+import random
+import re
+from collections.abc import Sequence
 from typing import Any
 
-from .. import exercise, hidden_cases
-from ..framework import Case
-from .common import INVENTED, KEPT, OBS
-from .generated_replies import CUT
-
-GENERATED = CUT.name
-RULES = {
-    "before the earliest place where any of the stops occurs": (
-        "cuts just before the stop", "earliest occurrence wins, whatever the order of the stops",
-        GENERATED),
-    "the stop itself is not kept": ("cuts just before the stop", "a stop at the very start leaves nothing"),
-    "Keep the text exactly as it is (no stripping)": (
-        "whitespace before the stop is kept", "leading spaces and trailing newlines are kept"),
-    "Earliest means earliest in the text, not first in the list": (
-        "earliest occurrence wins, whatever the order of the stops", "the first of two occurrences"),
-    "the whole text when none occurs": (
-        "no stop in the text: unchanged", "a stop that does not occur is skipped"),
-    "matched exactly as given, newlines and case included": (
-        "the stop's newline is part of it", "a stop matches only in its own case"),
-    "plain text, not a regular expression": (
-        "a stop with | in it is plain text", "a stop with ** in it is plain text"),
-    "may be empty or `None`": ("stops=None: unchanged", "no stops: unchanged"),
-    "`stops` is a list or tuple of strings": ("a tuple of stops works; the numbered form is cut too",),
-    "Skip empty strings": ("an empty stop is skipped", GENERATED),
-}
+from ...stops import cut_at_stop
+from ..generated import Draw
+from ..plain import Raised
+from ..spec import GENERATED, Example, Fault, Rule, Spec, define
+from .replies import INVENTED, KEPT, OBS, STOPS, any_reply, any_stops
 
 
-def _cut_test(text: str, stops: Sequence[str] | None, expected: str) -> Callable[[Any], bool | str]:
-    """Compare with the right cut, and name the usual mistakes when they show."""
-
-    def test(got: Any) -> bool | str:
-        if got == expected:
-            return True
-        if not isinstance(got, str):
-            return f"return the kept text (a str), not {type(got).__name__}"
-        live = [s for s in (stops or ()) if s]
-        for stop in live:
-            bare = stop.strip()
-            if bare != stop and bare and bare in text and got == text[: text.find(bare)]:
-                return (f"it cut at {bare!r}, the stop {stop!r} without its whitespace: a stop is "
-                        "matched exactly as given, and the newline in front is what keeps a thought "
-                        "that merely mentions the word from being cut. Do not strip() the stops")
-        regex = _regex_cut(text, live)
-        if regex is not None and got == regex:
-            return ("it cut at a piece of a stop: the stops were used as a regular expression, where | "
-                    "means 'or' and * repeats. A stop is plain text: use text.find(stop) (or re.escape)")
-        if got.strip() == expected.strip():
-            return ("the whitespace around the kept text changed: return text[:position] as it is, "
-                    "with no strip() of the result")
-        if any(got == expected + s for s in live):
-            return "the stop sequence itself was kept: cut just before it"
-        if len(text) > 1 and got == text[:-1]:
-            return ("the last character was dropped: str.find gives -1 for a stop that does not "
-                    "occur, and text[:-1] is not 'no cut'")
-        if got == "" and expected:
-            return "everything was cut: is an empty stop, or a find() that gave -1 or 0, treated as a match?"
-        later = [text.find(s) for s in live if s in text and text.find(s) > len(expected)]
-        if any(got == text[:at] for at in later) or any(got == text[: text.rfind(s)] for s in live):
-            return "it cut at a later stop: the cut belongs at the earliest place any stop occurs"
-        return False
-
-    return test
+def _live(stops: Any) -> list[str]:
+    return [stop for stop in stops or () if stop]
 
 
-def _regex_cut(text: str, stops: list[str]) -> str | None:
-    """What a cut that treats the stops as one regular expression keeps (None if it would raise)."""
-    import re
-
-    try:
-        return re.split("|".join(stops), text, maxsplit=1)[0] if stops else None
-    except re.error:
-        return None
+def _as_regex(text: str, stops: Any) -> str:
+    return re.split("|".join(_live(stops)), text, maxsplit=1)[0] if _live(stops) else text
 
 
-def _cut_case(cut: Callable, name: str, text: str, stops: Any, expected: str, hint: str) -> Case:
-    return Case(name, lambda: cut(text, stops), expected=expected, test=_cut_test(text, stops, expected),
-                given=f"cut_at_stop({text!r}, {stops!r})", hint=hint)
+def _first_listed(text: str, stops: Any) -> str:
+    return next((text[: text.find(s)] for s in _live(stops) if s in text), text)
 
 
-@exercise(
-    "03.cut_at_stop",
-    "keep the text before the earliest stop sequence",
-    rules=RULES,
-    hints=(
-        "For each stop, text.find(stop) gives where it starts, or -1 when it does not occur.",
-        "Collect the positions that are not -1 (and skip empty stops); the smallest one is the cut.",
-        "No position at all means no cut: return the text unchanged. Otherwise return text[:smallest].",
-    ),
-)
-def cut_at_stop_cases(cut: Callable[[str, Any], str]):
-    yield _cut_case(cut, "cuts just before the stop", INVENTED, [OBS], KEPT,
-                    "Return text[:position], where position is where the stop begins.")
-    yield _cut_case(cut, "no stop in the text: unchanged",
-                    "Thought: I now know the answer\nFinal Answer: 330 m", [OBS],
-                    "Thought: I now know the answer\nFinal Answer: 330 m",
-                    "When no stop occurs, return the text as it is.")
-    yield _cut_case(cut, "a stop that does not occur is skipped", INVENTED, ["\nQuestion:", OBS], KEPT,
-                    "text.find gives -1 for a stop that is absent: leave it out before taking the smallest.")
-    yield _cut_case(cut, "earliest occurrence wins, whatever the order of the stops",
-                    "Final Answer: 330 m\nQuestion: How tall is the Statue of Liberty?\nObservation: 93 m",
-                    [OBS, "\nQuestion:"], "Final Answer: 330 m",
-                    "Do not stop at the first stop of the list that occurs: find every stop's position "
-                    "and cut at the smallest.")
-    yield _cut_case(cut, "the first of two occurrences",
-                    "Action 1: Search[Eiffel Tower]\nObservation 1: 500 m\nThought 2: done\n"
-                    "Action 2: Finish[500 m]\nObservation 2: finished", [OBS],
-                    "Action 1: Search[Eiffel Tower]",
-                    "Use text.find (the first occurrence), not text.rfind (the last).")
-    yield _cut_case(cut, "stops=None: unchanged", KEPT, None, KEPT,
-                    "Treat None like an empty list: `for stop in stops or ():`.")
-    yield _cut_case(cut, "no stops: unchanged", KEPT, [], KEPT,
-                    "With no stops there is nothing to cut: return the text.")
-    yield _cut_case(cut, "an empty stop is skipped", INVENTED, ["", OBS], KEPT,
-                    "'' occurs everywhere (text.find('') is 0): skip empty stops, as an API ignores them.")
-    yield _cut_case(cut, "whitespace before the stop is kept",
-                    "Action: calculate\nAction Input: 330 - 93  \n\nObservation: 237", [OBS],
-                    "Action: calculate\nAction Input: 330 - 93  \n",
-                    "Return exactly the text before the stop; leave stripping to whoever reads it.")
-    yield _cut_case(cut, "a stop at the very start leaves nothing", "Observation: 500 m",
-                    ["Observation:"], "",
-                    "A stop found at position 0 is a match: test `position >= 0` (or `!= -1`), not `> 0`.")
-    yield _cut_case(cut, "leading spaces and trailing newlines are kept",
-                    "  Action: search[Eiffel Tower]\n\n\nObservation: 330 m", [OBS],
-                    "  Action: search[Eiffel Tower]\n\n",
-                    "Return text[:position] exactly: no strip(), not even of the newlines before the stop.")
-    yield _cut_case(cut, "the stop's newline is part of it",
-                    "Thought: From the first Observation: 330 m. Now the statue.\n"
-                    "Action: search[Statue of Liberty]", [OBS],
-                    "Thought: From the first Observation: 330 m. Now the statue.\n"
-                    "Action: search[Statue of Liberty]",
-                    "Match each stop exactly as given: '\\nObservation' occurs only where a line starts "
-                    "with the word, so a thought that mentions it is not cut. Do not strip the stops.")
-    yield _cut_case(cut, "a stop matches only in its own case",
-                    "Action: search\nAction Input: Eiffel Tower\nobservation deck hours\nObservation: 9:30",
-                    [OBS], "Action: search\nAction Input: Eiffel Tower\nobservation deck hours",
-                    "Match each stop exactly as given, case included: text.find(stop), not a search in "
-                    "text.lower().")
-    yield _cut_case(cut, "a stop with | in it is plain text",
-                    "Thought: That is the end of the search.\nFinal Answer: 330 m<|end|>\nUser: thanks",
-                    ["<|end|>"], "Thought: That is the end of the search.\nFinal Answer: 330 m",
-                    "A stop is plain text: find it with text.find(stop). As a regular expression, "
-                    "'<|end|>' means '<' or 'end' or '>'.")
-    yield _cut_case(cut, "a stop with ** in it is plain text",
-                    "**Action:** search\n**Action Input:** Eiffel Tower\n**Observation:** 500 m",
-                    ["\n**Observation:**"], "**Action:** search\n**Action Input:** Eiffel Tower",
-                    "A stop is plain text: find it with text.find(stop). As a regular expression, "
-                    "'**' is an error (nothing to repeat).")
-    yield _cut_case(cut, "a tuple of stops works; the numbered form is cut too",
-                    "Thought 2: Now the statue.\nAction 2: Search[Statue of Liberty]\n"
-                    "Observation 2: It is 93 m tall.", ("\nObservation",),
-                    "Thought 2: Now the statue.\nAction 2: Search[Statue of Liberty]",
-                    "stops may be any sequence (a list or a tuple): just loop over it.")
-    yield CUT.case(cut)
-
-
-def _reference_cut(text: str, stops: Sequence[str] | None) -> str:
-    """The answer key's cut, for the hidden cases.
-
-    >>> _reference_cut("a\\nObs: b\\nEnd", ["\\nEnd", "\\nObs"])
-    'a'
-    """
-    found = [text.find(s) for s in (stops or ()) if s and s in text]
+def _last_occurrence(text: str, stops: Any) -> str:
+    found = [text.rfind(s) for s in _live(stops) if s in text]
     return text[: min(found)] if found else text
 
 
-@hidden_cases("03.cut_at_stop")
-def cut_at_stop_hidden(cut: Callable[[str, Any], str]):
-    """Seeded texts the notebook never shows: three stops, repeated, at both ends."""
-    import random
+def _zero_is_no_match(text: str, stops: Any) -> str:
+    found = [text.find(s) for s in _live(stops) if text.find(s) > 0]
+    return text[: min(found)] if found else text
 
+
+def _earliest_not_first(args: tuple) -> bool:
+    text, live = args[0], [s for s in _live(args[1]) if s in args[0]]
+    return any(text.find(a) > text.find(b) for a, b in itertools.pairwise(live))
+
+
+def _only_by_form(args: tuple) -> bool:
+    """A stop absent as given but present stripped or in another case."""
+    text = args[0]
+    return any(s not in text and (s.strip() in text or s.lower() in text.lower()) for s in _live(args[1]))
+
+
+EXACT = "matched exactly as given, newlines and case included"
+EARLIEST = "Earliest means earliest in the text, not first in the list"
+NO_STRIP = "Keep the text exactly as it is (no stripping)"
+WHOLE = "the whole text when none occurs"
+BEFORE = "before the earliest place where any of the stops occurs"
+
+RULES = (
+    Rule(BEFORE, ("cuts just before the stop", "earliest occurrence wins, whatever the order of the stops",
+                  GENERATED),
+         edge=lambda a: sum(s in a[0] for s in _live(a[1])) >= 2),
+    Rule("the stop itself is not kept", ("cuts just before the stop",
+        "a stop at the very start leaves nothing"),
+         edge=lambda a: any(a[0].startswith(s) for s in _live(a[1]))),
+    Rule(NO_STRIP, ("whitespace before the stop is kept", "leading spaces and trailing newlines are kept"),
+         edge=lambda a: (kept := cut_at_stop(*a)) != kept.strip()),
+    Rule(EARLIEST, ("earliest occurrence wins, whatever the order of the stops",
+        "the first of two occurrences"),
+         edge=_earliest_not_first),
+    Rule(WHOLE, ("no stop in the text: unchanged", "a stop that does not occur is skipped"),
+         edge=lambda a: bool(_live(a[1])) and not any(s in a[0] for s in _live(a[1]))),
+    Rule(EXACT, ("the stop's newline is part of it", "a stop matches only in its own case"),
+        edge=_only_by_form),
+    Rule("plain text, not a regular expression", ("a stop with | in it is plain text",
+                                                  "a stop with ** in it is plain text"),
+         edge=lambda a: any(re.escape(s) != s and s in a[0] for s in _live(a[1]))),
+    Rule("may be empty or `None`", ("stops=None: unchanged", "no stops: unchanged"), edge=lambda a: not a[1]),
+    Rule("`stops` is a list or tuple of strings", ("a tuple of stops works; the numbered form is cut too",),
+         edge=lambda a: isinstance(a[1], tuple) and bool(a[1])),
+    Rule("Skip empty strings", ("an empty stop is skipped", GENERATED), edge=lambda a: "" in (a[1] or ())),
+)
+
+FAULTS = (
+    Fault(EXACT, "A stop is matched exactly as given: the newline in front is what keeps a thought that "
+                 "mentions the word from being cut. Do not strip() the stops.",
+          like=lambda text, stops: cut_at_stop(text, [s.strip() for s in stops or ()])),
+    Fault(EXACT, "Match each stop exactly as given, case included: text.find(stop), not a search in "
+                 "text.lower().",
+          like=lambda text, stops: text[: len(cut_at_stop(text.lower(), [s.lower() for s in stops or ()]))]),
+    Fault("plain text, not a regular expression",
+          "The stops were used as a regular expression, where | means 'or' and * repeats. A stop is plain "
+          "text: use text.find(stop) (or re.escape).", like=_as_regex),
+    Fault("plain text, not a regular expression",
+          "A stop is plain text: as a regular expression '**' is an error and '<|end|>' means '<' or 'end' "
+          "or '>'. Use text.find(stop).",
+          found=lambda args, want, got: isinstance(got, Raised) and "error" in got.lower()
+          and any(re.escape(s) != s for s in _live(args[1]))),
+    Fault("may be empty or `None`", "Treat None like an empty list: `for stop in stops or ():`.",
+          found=lambda args, want, got: args[1] is None and isinstance(got, Raised)),
+    Fault("`stops` is a list or tuple of strings",
+        "stops may be any sequence (a list or a tuple): loop over it.",
+          found=lambda args, want, got: isinstance(args[1], tuple) and got == args[0] != want),
+    Fault(EARLIEST, "Do not stop at the first stop of the list that occurs: find every stop's position and "
+                    "cut at the smallest.", like=_first_listed),
+    Fault(EARLIEST, "Use text.find (the first occurrence), not text.rfind (the last).",
+        like=_last_occurrence),
+    Fault(NO_STRIP, "Return text[:position] exactly: no strip() of the result, not even of the newlines.",
+          found=lambda args, want, got: isinstance(got, str) and got.strip() == want.strip()),
+    Fault("the stop itself is not kept", "The stop sequence itself was kept: cut just before it.",
+          found=lambda args, want, got: any(got == want + s for s in _live(args[1]))),
+    Fault(WHOLE, "str.find gives -1 for a stop that does not occur, and text[:-1] is not 'no cut': leave "
+                 "absent stops out before taking the smallest position.",
+          found=lambda args, want, got: want == args[0] != "" and got == args[0][:-1]),
+    Fault("Skip empty strings", "'' occurs everywhere (text.find('') is 0): skip empty stops, as an API "
+                                "ignores them.",
+          found=lambda args, want, got: got == "" != want and "" in (args[1] or ())),
+    Fault(BEFORE, "A stop found at position 0 is a match: test `position >= 0` (or `!= -1`), not `> 0`.",
+          like=_zero_is_no_match),
+)
+
+
+def _cut(text: str, stops: Sequence[str] | None, name: str, hint: str) -> Example:
+    return Example(name, (text, stops), hint)
+
+
+EXAMPLES = (
+    _cut(INVENTED, [OBS], "cuts just before the stop", "Return text[:position], where position is where "
+         "the stop begins."),
+    _cut("Thought: I now know the answer\nFinal Answer: 330 m", [OBS], "no stop in the text: unchanged",
+         "When no stop occurs, return the text as it is."),
+    _cut(INVENTED, ["\nQuestion:", OBS], "a stop that does not occur is skipped",
+         "text.find gives -1 for a stop that is absent: leave it out before taking the smallest."),
+    _cut("Final Answer: 330 m\nQuestion: How tall is the Statue of Liberty?\nObservation: 93 m",
+         [OBS, "\nQuestion:"], "earliest occurrence wins, whatever the order of the stops",
+         "Find every stop's position and cut at the smallest."),
+    _cut("Action 1: Search[Eiffel Tower]\nObservation 1: 500 m\nThought 2: done\nAction 2: Finish[500 m]\n"
+         "Observation 2: finished", [OBS], "the first of two occurrences",
+         "Use text.find (the first occurrence), not text.rfind (the last)."),
+    _cut(KEPT, None, "stops=None: unchanged", "Treat None like an empty list: `for stop in stops or ():`."),
+    _cut(KEPT, [], "no stops: unchanged", "With no stops there is nothing to cut: return the text."),
+    _cut(INVENTED, ["", OBS], "an empty stop is skipped", "'' occurs everywhere: skip empty stops."),
+    _cut("Action: calculate\nAction Input: 330 - 93  \n\nObservation: 237", [OBS],
+         "whitespace before the stop is kept", "Return exactly the text before the stop: no strip()."),
+    _cut("Observation: 500 m", ["Observation:"], "a stop at the very start leaves nothing",
+         "A stop found at position 0 is a match: test `position >= 0`, not `> 0`."),
+    _cut("  Action: search[Eiffel Tower]\n\n\nObservation: 330 m", [OBS],
+         "leading spaces and trailing newlines are kept", "Return text[:position] exactly: no strip()."),
+    _cut("Thought: From the first Observation: 330 m. Now the statue.\nAction: search[Statue of Liberty]",
+         [OBS], "the stop's newline is part of it",
+         "'\\nObservation' occurs only where a line starts with the word: do not strip the stops."),
+    _cut("Action: search\nAction Input: Eiffel Tower\nobservation deck hours\nObservation: 9:30", [OBS],
+         "a stop matches only in its own case", "Match each stop exactly as given, case included."),
+    _cut("Thought: That is the end of the search.\nFinal Answer: 330 m<|end|>\nUser: thanks", ["<|end|>"],
+         "a stop with | in it is plain text", "A stop is plain text: find it with text.find(stop)."),
+    _cut("**Action:** search\n**Action Input:** Eiffel Tower\n**Observation:** 500 m", ["\n**Observation:**"],
+         "a stop with ** in it is plain text", "A stop is plain text: find it with text.find(stop)."),
+    _cut("Thought 2: Now the statue.\nAction 2: Search[Statue of Liberty]\nObservation 2: It is 93 m tall.",
+         ("\nObservation",), "a tuple of stops works; the numbered form is cut too",
+         "stops may be any sequence (a list or a tuple): just loop over it."),
+)
+
+
+def _hidden() -> tuple[Example, ...]:
+    """Seeded texts the notebook never shows: three stops, repeated, at both ends."""
     rng = random.Random(3)
     pieces = ["Thought: a", "\nAction: b", "\nObservation: c", "\nQuestion: d", " e ", "\n"]
     stops = ["\nObservation:", "\nQuestion:", "</s>"]
+    made = []
     for number in range(6):
-        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 7)))
-        text += "</s>" if number % 2 else ""
-        chosen = rng.sample(stops, rng.randint(1, 3))
-        yield _cut_case(cut, f"hidden case {number + 1}", text, chosen, _reference_cut(text, chosen),
-                        "Cut at the earliest place any stop occurs, exactly as given.")
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 7))) + ("</s>" if number % 2 else "")
+        made.append(_cut(text, rng.sample(stops, rng.randint(1, 3)), f"hidden case {number + 1}",
+                         "Cut at the earliest place any stop occurs, exactly as given."))
+    return tuple(made)
+
+
+def _inputs(draw: Draw) -> tuple:
+    stops = any_stops(draw)
+    return any_reply(draw), draw.pick((stops, tuple(stops), None if not stops else stops))
+
+
+SPEC = define(Spec(
+    "03.cut_at_stop", "keep the text before the earliest stop sequence", "cut_at_stop", cut_at_stop,
+    EXAMPLES, _inputs, RULES, faults=FAULTS, hidden=_hidden(),
+    hints=("For each stop, text.find(stop) gives where it starts, or -1 when it does not occur.",
+           "Collect the positions that are not -1 (and skip empty stops); the smallest one is the cut.",
+           "No position at all means no cut: return the text unchanged. Otherwise return text[:smallest]."),
+    generated_hint="Find every non-empty stop with text.find, exactly as given, and cut at the smallest "
+                   "position; no stop found, no cut; never strip."))
+__all__ = ["SPEC", "STOPS"]

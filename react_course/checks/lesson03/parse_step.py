@@ -1,280 +1,338 @@
-"""Check 03.parse_step: read a reply into ``Action``, ``FinalAnswer`` or ``ParseError``.
+"""03.parse_step as a spec: read a reply into ``Action``, ``FinalAnswer`` or ``ParseError``.
 
-The cases are replies real models write (spacing, case, numbering, markdown,
-multi-line inputs, brackets, chatter, invented observations), so a parser that
-passes them can be trusted in the loop. Each case checks one behaviour and its
-hint names the fix. How a step is judged and shown lives in ``common.py``.
+The key is the library's ``rc.parse_step``. The examples are replies real models
+write (spacing, case, numbering, markdown, multi-line inputs, brackets, chatter,
+invented observations), each with the hint that names its fix; a step is compared
+as plain data (``replies.step_value``), so the thought and discarded fields are
+the student's to fill or leave empty, as the statement says.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from .. import exercise
-from ..framework import Case, describe
-from .common import INVENTED, expect_step, show_step, shown_expected, step_types
-from .generated_replies import PARSE
+from ...parsing import parse_step
+from ..plain import Raised
+from ..spec import GENERATED, Example, Fault, Rule, Spec, define
+from .replies import INVENTED, any_reply, show_step, step_value
 
-# (case name, reply, expected, hint). Expected: ("action", tool, input), ("final", answer),
-# ("error",) for a ParseError that shows the format, or ("any",) for "a step, never an exception".
-PARSE_CASES: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
-    ("two-line format",
+# (case name, reply, hint): what each reply should give comes from the key.
+CASES: tuple[tuple[str, str, str], ...] = (
+    ('two-line format',
      "Thought: I need the order's details.\nAction: get_order\nAction Input: 88213",
-     ("action", "get_order", "88213"),
-     "Read the tool from the Action line and the input from the Action Input line."),
+     'Read the tool from the Action line and the input from the Action Input line.'),
     ("the paper's format: tool[input]",
-     "Thought: I need the height of the Eiffel Tower.\nAction: search[Eiffel Tower]",
-     ("action", "search", "Eiffel Tower"),
-     "After the tool name, an opening [ starts the input; its matching ] ends it."),
-    ("final answer",
-     "Thought: I now know the answer\nFinal Answer: The Eiffel Tower is 237 m taller.",
-     ("final", "The Eiffel Tower is 237 m taller."),
-     "A Final Answer line ends the run: return rc.FinalAnswer(the text after the colon)."),
-    ("finish[answer] is a final answer",
-     "Thought: I have both heights.\nAction: finish[237 m]",
-     ("final", "237 m"),
-     "The paper ends with the action finish[answer]: return rc.FinalAnswer(answer), not an Action."),
+     'Thought: I need the height of the Eiffel Tower.\nAction: search[Eiffel Tower]',
+     'After the tool name, an opening [ starts the input; its matching ] ends it.'),
+    ('final answer',
+     'Thought: I now know the answer\nFinal Answer: The Eiffel Tower is 237 m taller.',
+     'A Final Answer line ends the run: return rc.FinalAnswer(the text after the colon).'),
+    ('finish[answer] is a final answer',
+     'Thought: I have both heights.\nAction: finish[237 m]',
+     'The paper ends with the action finish[answer]: return rc.FinalAnswer(answer), not an Action.'),
     ("numbered keywords (the paper's Action 2:)",
-     "Thought 2: Now I need the statue.\nAction 2: Search[Statue of Liberty]",
-     ("action", "Search", "Statue of Liberty"),
-     "Allow an optional number between the keyword and the colon: r'Action\\s*\\d*\\s*:'. "
-     "Keep the tool name as written."),
-    ("keywords in any case",
-     "thought: look up the order\nACTION: get_order\naction input: 88213",
-     ("action", "get_order", "88213"),
-     "Match keywords case-insensitively (re.IGNORECASE, or compare .lower())."),
-    ("FINAL ANSWER in capitals",
-     "Thought: I have both heights.\nFINAL ANSWER: 237 m",
-     ("final", "237 m"),
-     "Every keyword may come in any case, Final Answer included: match with re.IGNORECASE."),
-    ("extra spaces",
-     "Action :  search  \nAction Input :   Eiffel Tower  ",
-     ("action", "search", "Eiffel Tower"),
-     "Allow spaces before and after the colon, and strip the tool name and the input."),
-    ("markdown bold",
-     "**Thought:** I need the height.\n**Action:** search\n**Action Input:** Eiffel Tower",
-     ("action", "search", "Eiffel Tower"),
-     "Skip ** (and *, _) around a keyword and after its colon before matching."),
-    ("input on the next line",
-     "Action: search\nAction Input:\n  Eiffel Tower",
-     ("action", "search", "Eiffel Tower"),
-     "When the Action Input line is empty after the colon, the input is on the lines that follow."),
-    ("multi-line input",
+     'Thought 2: Now I need the statue.\nAction 2: Search[Statue of Liberty]',
+     "Allow an optional number between the keyword and the colon: r'Action\\s*\\d*\\s*:'. Keep the "
+     'tool name as written.'),
+    ('keywords in any case',
+     'thought: look up the order\nACTION: get_order\naction input: 88213',
+     'Match keywords case-insensitively (re.IGNORECASE, or compare .lower()).'),
+    ('FINAL ANSWER in capitals',
+     'Thought: I have both heights.\nFINAL ANSWER: 237 m',
+     'Every keyword may come in any case, Final Answer included: match with re.IGNORECASE.'),
+    ('extra spaces',
+     'Action :  search  \nAction Input :   Eiffel Tower  ',
+     'Allow spaces before and after the colon, and strip the tool name and the input.'),
+    ('markdown bold',
+     '**Thought:** I need the height.\n**Action:** search\n**Action Input:** Eiffel Tower',
+     'Skip ** (and *, _) around a keyword and after its colon before matching.'),
+    ('input on the next line',
+     'Action: search\nAction Input:\n  Eiffel Tower',
+     'When the Action Input line is empty after the colon, the input is on the lines that follow.'),
+    ('multi-line input',
      'Thought: I need the order.\nAction: get_order\nAction Input: {\n  "order_id": 88213\n}',
-     ("action", "get_order", '{\n  "order_id": 88213\n}'),
-     "The input runs over every line up to the next keyword line (or the end), newlines kept."),
-    ("an input with paragraphs: blank lines kept",
-     "Action: send_reply\nAction Input: Hello Asha,\n\nYour refund of 25 INR is on its way.\n\n"
-     "The support team",
-     ("action", "send_reply", "Hello Asha,\n\nYour refund of 25 INR is on its way.\n\nThe support team"),
-     "A blank line does not end the input: it runs to the next keyword line, blank lines included, "
-     "so a message with paragraphs arrives whole. Do not split at '\\n\\n'."),
-    ("multi-line final answer",
-     "Thought: I have the policy.\nFinal Answer: Refund 25 INR:\n- the delivery fee (62 minutes late)\n"
-     "- not the item price",
-     ("final", "Refund 25 INR:\n- the delivery fee (62 minutes late)\n- not the item price"),
-     "A final answer, like an input, runs over every line up to the next keyword line."),
-    ("brackets inside the input",
-     "Action: search[Eiffel Tower [Paris]]",
-     ("action", "search", "Eiffel Tower [Paris]"),
-     "Count brackets: [ adds one, ] takes one away; the input ends where the count returns to 0. "
-     "A lazy regex (.*?) stops at the first ]."),
-    ("trailing text after the closing bracket",
-     "Action: search[Eiffel Tower] (then I will lookup[height] on that page)",
-     ("action", "search", "Eiffel Tower"),
-     "The input ends at the ] that matches the first [: a greedy regex (.*) runs on to the last ]."),
-    ("action, invented observation, final answer",
+     'The input runs over every line up to the next keyword line (or the end), newlines kept.'),
+    ('an input with paragraphs: blank lines kept',
+     'Action: send_reply\nAction Input: Hello Asha,\n\nYour refund of 25 INR is on its way.\n\nThe '
+     'support team',
+     'A blank line does not end the input: it runs to the next keyword line, blank lines included, so '
+     "a message with paragraphs arrives whole. Do not split at '\\n\\n'."),
+    ('multi-line final answer',
+     'Thought: I have the policy.\nFinal Answer: Refund 25 INR:\n- the delivery fee (62 minutes '
+     'late)\n- not the item price',
+     'A final answer, like an input, runs over every line up to the next keyword line.'),
+    ('brackets inside the input',
+     'Action: search[Eiffel Tower [Paris]]',
+     'Count brackets: [ adds one, ] takes one away; the input ends where the count returns to 0. A '
+     'lazy regex (.*?) stops at the first ].'),
+    ('trailing text after the closing bracket',
+     'Action: search[Eiffel Tower] (then I will lookup[height] on that page)',
+     'The input ends at the ] that matches the first [: a greedy regex (.*) runs on to the last ].'),
+    ('action, invented observation, final answer',
      INVENTED,
-     ("action", "search", "Eiffel Tower"),
-     "The first Action or Final Answer line counts. The answer below the action was written before "
-     "the tool ran, from an invented observation: run the action, ignore the rest. Also end the "
-     "input at the next keyword line (here, Observation)."),
-    ("invented observation with brackets, after tool[input]",
-     "Action: search[Eiffel Tower]\nObservation: [Eiffel Tower] It is 500 m tall.\nFinal Answer: 500 m",
-     ("action", "search", "Eiffel Tower"),
-     "The first action wins, and its input ends at the matching ]: a regex with re.DOTALL and (.*) "
-     "swallows the invented observation."),
-    ("an action, then an answer (no observation between)",
-     "Thought: I will check.\nAction: search[Eiffel Tower]\nFinal Answer: 330 m",
-     ("action", "search", "Eiffel Tower"),
-     "Look for the FIRST Action or Final Answer line, not for a Final Answer anywhere in the reply."),
-    ("two actions: the first one counts",
-     "Thought: I need both heights.\nAction: search[Eiffel Tower]\nAction: search[Statue of Liberty]",
-     ("action", "search", "Eiffel Tower"),
-     "Walk the segments from the top and stop at the first Action or Final Answer: a later Action "
-     "line was written before the first one's observation existed."),
-    ("two two-line actions: the first one counts",
-     "Action: search\nAction Input: Eiffel Tower\nAction: calculate\nAction Input: 330 - 93",
-     ("action", "search", "Eiffel Tower"),
-     "The first Action line decides, and its input is the Action Input line right after it."),
+     'The first Action or Final Answer line counts. The answer below the action was written before the '
+     'tool ran, from an invented observation: run the action, ignore the rest. Also end the input at '
+     'the next keyword line (here, Observation).'),
+    ('invented observation with brackets, after tool[input]',
+     'Action: search[Eiffel Tower]\nObservation: [Eiffel Tower] It is 500 m tall.\nFinal Answer: 500 m',
+     'The first action wins, and its input ends at the matching ]: a regex with re.DOTALL and (.*) '
+     'swallows the invented observation.'),
+    ('an action, then an answer (no observation between)',
+     'Thought: I will check.\nAction: search[Eiffel Tower]\nFinal Answer: 330 m',
+     'Look for the FIRST Action or Final Answer line, not for a Final Answer anywhere in the reply.'),
+    ('two actions: the first one counts',
+     'Thought: I need both heights.\nAction: search[Eiffel Tower]\nAction: search[Statue of Liberty]',
+     'Walk the segments from the top and stop at the first Action or Final Answer: a later Action line '
+     "was written before the first one's observation existed."),
+    ('two two-line actions: the first one counts',
+     'Action: search\nAction Input: Eiffel Tower\nAction: calculate\nAction Input: 330 - 93',
+     'The first Action line decides, and its input is the Action Input line right after it.'),
     ("the paper's capitalised Finish[answer]",
-     "Thought 3: I have both heights.\nAction 3: Finish[237 m]",
-     ("final", "237 m"),
+     'Thought 3: I have both heights.\nAction 3: Finish[237 m]',
      "The paper writes Finish[answer] with a capital F: compare tool.lower() == 'finish'."),
-    ("final answer in bold",
-     "**Final Answer:** 237 m",
-     ("final", "237 m"),
-     "Strip markdown ** around the keyword and after the colon."),
-    ("empty reply",
-     "  \n",
-     ("error",),
-     "Return rc.ParseError(message) for an empty reply; the message shows the format to use."),
-    ("chatter with no keywords",
-     "The Eiffel Tower is about 330 m tall, so the difference is 237 m.",
-     ("error",),
-     "No Action and no Final Answer line: return rc.ParseError with a message that shows both forms."),
-    ("an observation before any action",
-     "Observation: The tower is 330 m tall.\nFinal Answer: 330 m",
-     ("error",),
-     "Only the program writes observations. An Observation line before any action means the answer "
-     "rests on an invented result: return a ParseError that says so."),
-    ("an observation, then an action",
-     "Thought: Let me recall.\nObservation: The tower is 500 m tall.\nAction: search[Eiffel Tower]",
-     ("error",),
+    ('final answer in bold',
+     '**Final Answer:** 237 m',
+     'Strip markdown ** around the keyword and after the colon.'),
+    ('empty reply',
+     '  \n',
+     'Return rc.ParseError(message) for an empty reply; the message shows the format to use.'),
+    ('chatter with no keywords',
+     'The Eiffel Tower is about 330 m tall, so the difference is 237 m.',
+     'No Action and no Final Answer line: return rc.ParseError with a message that shows both forms.'),
+    ('an observation before any action',
+     'Observation: The tower is 330 m tall.\nFinal Answer: 330 m',
+     'Only the program writes observations. An Observation line before any action means the answer '
+     'rests on an invented result: return a ParseError that says so.'),
+    ('an observation, then an action',
+     'Thought: Let me recall.\nObservation: The tower is 500 m tall.\nAction: search[Eiffel Tower]',
      "An Observation line before the first Action is the model writing the program's part: return a "
-     "ParseError, even though an action follows (do not just drop the line)."),
-    ("an empty Final Answer",
-     "Thought: I know this.\nFinal Answer:",
-     ("error",),
-     "A Final Answer line with nothing after it is no answer: return a ParseError that shows the format."),
-    ("an Action Input with no Action",
-     "Action Input: Eiffel Tower",
-     ("error",),
-     "Without an Action line there is no tool to run: return a ParseError."),
-    ("an Action with no Action Input line",
-     "Thought: I need the height.\nAction: search\nObservation: The Eiffel Tower is 500 m tall.",
-     ("error",),
-     "A bare tool name takes its input from the next segment only if that segment is an Action "
-     "Input. Here it is an invented Observation, not an input: return a ParseError that asks for "
-     "the Action Input line."),
-    ("a thought between Action and Action Input",
-     "Action: search\nThought: I should be precise.\nAction Input: Eiffel Tower",
-     ("error",),
-     "The input must be on the line right after the Action line: look only at the next segment, and "
-     "return a ParseError when it is not an Action Input."),
-    ("an Action Input above its Action does not count",
-     "Action Input: Eiffel Tower\nAction: search",
-     ("error",),
-     "The input is the Action Input line right AFTER the Action line; one above it, or anywhere else, "
-     "is not the input: return a ParseError."),
-    ("a keyword inside a sentence does not start a segment",
-     "Thought: The paper writes Action: tool[input] on one line.\nAction: search[Eiffel Tower]",
-     ("action", "search", "Eiffel Tower"),
-     "Only a line that STARTS with a keyword (after optional markdown) starts a segment: anchor the "
-     "regex at the start of the line (^, re.MULTILINE) instead of searching anywhere."),
-    ("odd replies never raise",
-     "",
-     ("any",),
-     "Every reply gives a step: guard each regex match (it may be None) and each index."),
+     'ParseError, even though an action follows (do not just drop the line).'),
+    ('an empty Final Answer',
+     'Thought: I know this.\nFinal Answer:',
+     'A Final Answer line with nothing after it is no answer: return a ParseError that shows the '
+     'format.'),
+    ('an Action Input with no Action',
+     'Action Input: Eiffel Tower',
+     'Without an Action line there is no tool to run: return a ParseError.'),
+    ('an Action with no Action Input line',
+     'Thought: I need the height.\nAction: search\nObservation: The Eiffel Tower is 500 m tall.',
+     'A bare tool name takes its input from the next segment only if that segment is an Action Input. '
+     'Here it is an invented Observation, not an input: return a ParseError that asks for the Action '
+     'Input line.'),
+    ('a thought between Action and Action Input',
+     'Action: search\nThought: I should be precise.\nAction Input: Eiffel Tower',
+     'The input must be on the line right after the Action line: look only at the next segment, and '
+     'return a ParseError when it is not an Action Input.'),
+    ('an Action Input above its Action does not count',
+     'Action Input: Eiffel Tower\nAction: search',
+     'The input is the Action Input line right AFTER the Action line; one above it, or anywhere else, '
+     'is not the input: return a ParseError.'),
+    ('a keyword inside a sentence does not start a segment',
+     'Thought: The paper writes Action: tool[input] on one line.\nAction: search[Eiffel Tower]',
+     'Only a line that STARTS with a keyword (after optional markdown) starts a segment: anchor the '
+     'regex at the start of the line (^, re.MULTILINE) instead of searching anywhere.'),
+    ("finish on two lines is a final answer",
+     "Thought: I have both heights.\nAction: finish\nAction Input: 237 m",
+     "Action: finish with an Action Input line is the paper's finish too: return rc.FinalAnswer."),
+    ("an Action Input before the Final Answer is skipped",
+     "Action Input: 5\nFinal Answer: 330 m",
+     "An Action Input line before the first Action or Final Answer line is skipped, like a thought: "
+     "the Final Answer line decides."),
 )
-
-# Wrong steps a case's reply invites, and what each one means: (case name, wrong step, message).
-KNOWN_MISTAKES: tuple[tuple[str, tuple[str, ...], str], ...] = (
-    ("two actions: the first one counts", ("action", "search", "Statue of Liberty"),
-     "that is the LAST Action line: the first one decides, and the later one was written before the "
-     "first one's observation existed"),
-    ("two two-line actions: the first one counts", ("action", "calculate", "330 - 93"),
-     "that is the LAST Action line: the first one decides"),
-    ("the paper's capitalised Finish[answer]", ("action", "Finish", "237 m"),
-     "Finish[...] was read as a tool: finish ends the run in any case (the paper writes Finish)"),
-    ("finish[answer] is a final answer", ("action", "finish", "237 m"),
-     "finish[...] was read as a tool: it is the paper's final answer"),
-    ("action, invented observation, final answer", ("final", "The Eiffel Tower is 500 m tall."),
-     "that answer rests on an invented observation: the first move, the action, decides"),
-    ("a keyword inside a sentence does not start a segment", ("action", "tool", "input"),
-     "that is the 'Action: tool[input]' quoted inside the thought: only a line that starts with a "
-     "keyword starts a segment"),
-    ("chatter with no keywords",
-     ("final", "The Eiffel Tower is about 330 m tall, so the difference is 237 m."),
-     "a reply without a Final Answer line is not an answer: the model may not be done, so return a "
-     "ParseError that shows the format"),
-)
-
-
-def _case_test(name: str, expected: tuple[str, ...]) -> Callable[[Any], bool | str]:
-    """The case's test, naming the known mistake when the wrong step is one of them."""
-    test = expect_step(expected)
-    mistakes = [(expect_step(wrong), why) for case, wrong, why in KNOWN_MISTAKES if case == name]
-
-    def judge(got: Any) -> bool | str:
-        verdict = test(got)
-        if verdict is True:
-            return True
-        return next((why for wrong, why in mistakes if wrong(got) is True), verdict)
-
-    return judge
-
-
 ODD_REPLIES = ("Action:", "Action: [x]", "Action: search[Eiffel Tower", "]]] [[[", "Final Answer:",
                "Observation:", "Action Input:", "Action: search\nAction Input:", "**", "Thought:\n\n\n")
+ODD = tuple(f"odd reply {reply!r} gives a step" for reply in ODD_REPLIES)
+EXAMPLES = (*(Example(name, (reply,), hint) for name, reply, hint in CASES),
+            *(Example(name, (reply,), "Every reply gives a step: guard each regex match (it may be None) "
+                      "and each index.") for name, reply in zip(ODD, ODD_REPLIES, strict=True)))
 
 
-def _run_odd(parse: Callable[[str], Any]) -> Any:
-    action, final, error = step_types()
-    for reply in ODD_REPLIES:
-        try:
-            got = parse(reply)
-        except NotImplementedError:
-            raise
-        except Exception as problem:
-            return f"parse_step({reply!r}) raised {type(problem).__name__}: {problem}"
-        if not isinstance(got, action | final | error):
-            return f"parse_step({reply!r}) returned {describe(got, 80)}, not a step"
-    return "every reply gave a step"
+def _same_text(got: Any, want: str) -> bool:
+    """Exact for one line; for several lines, the same lines (indentation may differ)."""
+    if not isinstance(got, str) or "\n" not in want:
+        return got == want
+
+    def lines(text: str) -> list[str]:
+        return [line.strip() for line in text.strip().splitlines()]
+
+    return got == got.strip() and lines(got) == lines(want)
 
 
-GENERATED = PARSE.name
-RULES = {
-    "It returns one of the library's three classes": ("two-line format", "final answer",
-                                                      "chatter with no keywords"),
-    "`Action: search` + `Action Input: Eiffel Tower` on two lines": ("two-line format",),
-    "the paper's `Action: search[Eiffel Tower]`": ("the paper's format: tool[input]",),
-    "gives the answer (`Final Answer: ...`": ("final answer", "final answer in bold"),
-    "the paper's `finish[...]` in any case": ("finish[answer] is a final answer",
-                                              "the paper's capitalised Finish[answer]"),
-    "numbered keywords": ("numbered keywords (the paper's Action 2:)",),
-    "any case (`action input:`)": ("keywords in any case", "FINAL ANSWER in capitals", GENERATED),
-    "extra spaces": ("extra spaces",),
-    "markdown bold": ("markdown bold", "final answer in bold"),
-    "the input on the next line": ("input on the next line",),
-    "or over several lines": ("multi-line input", "multi-line final answer"),
-    "newlines and blank lines kept": ("an input with paragraphs: blank lines kept",),
-    "brackets inside the input": ("brackets inside the input",),
-    "text after the closing bracket": ("trailing text after the closing bracket",),
-    "the input ends at the `]` that matches the first `[`": (
+KIND = {"action": "an Action", "final": "a FinalAnswer", "error": "a ParseError"}
+
+
+def compare(args: tuple, want: tuple, got: Any) -> bool | str:
+    """The type, the tool and input or the answer, and that a ParseError's message shows the format."""
+    if got == want:
+        return True
+    if isinstance(got, Raised):
+        return "parse_step must never raise: every reply gives a step"
+    if got[0] not in KIND:
+        return "return rc.Action(tool, input), rc.FinalAnswer(answer) or rc.ParseError(message)"
+    if want[0] == "error":
+        if got[0] == "error":
+            return ("the message goes back to the model as its observation, so it must show the format: "
+                    "an Action line with its input and a Final Answer: line")
+        return f"this reply cannot be run or trusted, but you returned {KIND[got[0]]}: return a ParseError"
+    if want[0] != got[0]:
+        return f"expected {KIND[want[0]]}, got {KIND[got[0]]}"
+    if want[0] == "final":
+        return _same_text(got[1], want[1]) or f"answer {got[1]!r}, expected {want[1]!r}"
+    if got[1] != want[1]:
+        return f"tool {got[1]!r}, expected {want[1]!r} (as written in the reply)"
+    return _same_text(got[2], want[2]) or f"input {got[2]!r}, expected {want[2]!r}"
+
+
+def _gives(reply: str, step: tuple) -> Any:
+    """A fault found when this reply (a worked example) gives this wrong step."""
+    return lambda args, want, got: args[0] == reply and got == step
+
+
+FIRST = "The first `Action` or `Final Answer` line decides"
+FINISH = "the paper's `finish[...]` in any case"
+TWO_LINE_FINISH = "`Action: finish` with an `Action Input` line"
+
+
+def _finish_as_tool(want: tuple, got: Any) -> bool:
+    return want[0] == "final" and got[0] == "action" and got[1].lower() == "finish"
+
+
+FAULTS = (
+    Fault("Never raise.", "Every reply gives a step: guard each regex match (it may be None) and each index.",
+          found=lambda args, want, got: isinstance(got, Raised)),
+    Fault("It returns one of the library's three classes", "Return the library's classes: rc.Action(tool, "
+          "input), rc.FinalAnswer(answer), rc.ParseError(message); not tuples or dicts.",
+          found=lambda args, want, got: got[0] == "not a step"),
+    Fault("whose message shows the format", "End every ParseError's message with FORMAT: the loop sends it "
+          "back to the model, which needs to see both forms.",
+          found=lambda args, want, got: got == ("error", False)),
+    Fault("Keep the tool name as written", "Keep the tool name as written (Search stays Search).",
+          found=lambda args, want, got: want[0] == got[0] == "action"
+              and got[1] == want[1].lower() != want[1]),
+    Fault(FIRST, "That is the LAST Action line: the first one decides, and the later one was written before "
+          "the first one's observation existed.",
+          found=lambda args, want, got: args[0].startswith(("Thought: I need both",
+              "Action: search\nAction I"))
+          and got in (("action", "search", "Statue of Liberty"), ("action", "calculate", "330 - 93"))),
+    Fault(FINISH, "Finish[...] was read as a tool: finish ends the run in any case (the paper writes "
+          "Finish).",
+          found=lambda args, want, got: _finish_as_tool(want, got) and "finish[" in args[0].lower()),
+    Fault(TWO_LINE_FINISH, "Action: finish with an Action Input line was read as a tool: finish ends the run "
+          "in both formats.", found=lambda args, want, got: _finish_as_tool(want, got)),
+    Fault("or over several lines", "The input runs up to the next keyword line (Observation, Action, "
+          "Final Answer...), not to the end of the reply.",
+          found=lambda args, want, got: want[0] == got[0] == "action" and got[2].startswith(want[2] + "\n")),
+    Fault("Anything after an action was written before its observation existed",
+          "That answer rests on an invented observation: the first move, the action, decides.",
+          found=_gives(INVENTED, ("final", "The Eiffel Tower is 500 m tall."))),
+    Fault("a line that starts with a keyword", "That is the 'Action: tool[input]' quoted inside the thought: "
+          "only a line that starts with a keyword starts a segment.",
+          found=lambda args, want, got: got == ("action", "tool", "input")),
+    Fault("a reply with neither keyword", "A reply without a Final Answer line is not an answer: the model "
+          "may not be done, so return a ParseError that shows the format.",
+          found=lambda args, want, got: want[0] == "error" and got == ("final", args[0].strip()) != want
+          and bool(args[0].strip())),
+    Fault("an empty reply", "An empty reply is no answer: return a ParseError that shows the format.",
+          found=lambda args, want, got: not args[0].strip() and got[0] != "error"),
+)
+
+
+def _has(pattern: str) -> Any:
+    """An edge: some line of the generated reply matches ``pattern`` (any case)."""
+    import re
+
+    return lambda args: re.search(pattern, args[0], re.IGNORECASE | re.MULTILINE) is not None
+
+
+def _key(reply: str) -> tuple:
+    return step_value(parse_step(reply))
+
+
+def _first_move_after_observation(args: tuple) -> bool:
+    kinds = [line.split(":")[0].strip("* ").lower() for line in args[0].splitlines() if ":" in line]
+    return "observation" in kinds and _key(args[0])[0] == "error" and any(k.startswith(("action", "final"))
+                                                                         for k in kinds)
+
+
+RULES = (
+    Rule("It returns one of the library's three classes", ("two-line format", "final answer",
+                                                          "chatter with no keywords")),
+    Rule("`Action: search` + `Action Input: Eiffel Tower` on two lines", ("two-line format",),
+         edge=_has(r"^\W*action\W*\d*\W*:\W*\w+\n\W*action input")),
+    Rule("the paper's `Action: search[Eiffel Tower]`", ("the paper's format: tool[input]",),
+        edge=_has(r"\w\[")),
+    Rule("gives the answer (`Final Answer: ...`", ("final answer", "final answer in bold"),
+         edge=lambda a: _key(a[0])[0] == "final"),
+    Rule(FINISH, ("finish[answer] is a final answer", "the paper's capitalised Finish[answer]"),
+         edge=lambda a: "Finish[" in a[0]),
+    Rule(TWO_LINE_FINISH, ("finish on two lines is a final answer",),
+         edge=_has(r"^\W*action\W*\d*\W*:\W*finish\n\W*action input")),
+    Rule("numbered keywords", ("numbered keywords (the paper's Action 2:)",), edge=_has(r"^\W*action \d+")),
+    Rule("any case (`action input:`)", ("keywords in any case", "FINAL ANSWER in capitals", GENERATED),
+         edge=lambda a: "action input" in a[0] or "FINAL ANSWER" in a[0]),
+    Rule("extra spaces", ("extra spaces",), edge=lambda a: " :  " in a[0]),
+    Rule("markdown bold", ("markdown bold", "final answer in bold"), edge=lambda a: "**" in a[0]),
+    Rule("the input on the next line", ("input on the next line",), edge=_has(r"action input\W*\d*\W*:\W*$")),
+    Rule("or over several lines", ("multi-line input", "multi-line final answer"),
+         edge=lambda a: "\n" in str(_key(a[0])[-1])),
+    Rule("newlines and blank lines kept", ("an input with paragraphs: blank lines kept",),
+         edge=lambda a: "\n\n" in str(_key(a[0])[-1])),
+    Rule("brackets inside the input", ("brackets inside the input",), edge=lambda a: "[Paris]]" in a[0]),
+    Rule("text after the closing bracket", ("trailing text after the closing bracket",),
+         edge=lambda a: "] to find" in a[0]),
+    Rule("the input ends at the `]` that matches the first `[`", (
         "brackets inside the input", "trailing text after the closing bracket",
-        "invented observation with brackets, after tool[input]"),
-    "The first `Action` or `Final Answer` line decides": (
-        GENERATED, "action, invented observation, final answer",
-        "an action, then an answer (no observation between)",
-        "two actions: the first one counts", "two two-line actions: the first one counts"),
-    "Anything after an action was written before its observation existed": (
-        "action, invented observation, final answer",
-        "invented observation with brackets, after tool[input]",
+        "invented observation with brackets, after tool[input]"), edge=lambda a: "[Paris]] to" in a[0]),
+    Rule(FIRST, (GENERATED, "action, invented observation, final answer",
+                 "an action, then an answer (no observation between)", "two actions: the first one counts",
+                 "two two-line actions: the first one counts"),
+         edge=lambda a: len([1 for k in ("action", "final answer") for _ in _lines_of(a[0], k)]) >= 2),
+    Rule("Anything after an action was written before its observation existed", (
+        "action, invented observation, final answer", "invented observation with brackets, after tool[input]",
         "an action, then an answer (no observation between)"),
-    "An `Observation` line *before* any action": ("an observation before any action",
-                                                   "an observation, then an action"),
-    "a `Final Answer:` with nothing after it": ("an empty Final Answer",),
-    "an empty reply": ("empty reply",),
-    "an `Action Input` with no `Action`": ("an Action Input with no Action",),
-    "neither `[input]` nor an `Action Input` line right after it": (
+        edge=lambda a: _key(a[0])[0] == "action" and "Observation" in a[0].split("\n", 2)[-1]),
+    Rule("An `Observation` line *before* any action", ("an observation before any action",
+                                                       "an observation, then an action"),
+         edge=_first_move_after_observation),
+    Rule("a `Final Answer:` with nothing after it", ("an empty Final Answer",),
+         edge=_has(r"^\W*final answer\W*\d*\W*:\W*$")),
+    Rule("an empty reply", ("empty reply",), edge=lambda a: not a[0].strip()),
+    Rule("an `Action Input` with no `Action`", ("an Action Input with no Action",),
+         edge=lambda a: "Action Input: 5" in a[0] and not _lines_of(a[0], "action")),
+    Rule("skipped, like a thought", ("an Action Input before the Final Answer is skipped",),
+         edge=lambda a: a[0].startswith("Action Input: 5\n") and _key(a[0])[0] == "final"),
+    Rule("neither `[input]` nor an `Action Input` line right after it", (
         "an Action with no Action Input line", "an Action Input above its Action does not count",
         "a thought between Action and Action Input"),
-    "a line that starts with a keyword": ("a keyword inside a sentence does not start a segment",
-                                          "markdown bold", "numbered keywords (the paper's Action 2:)"),
-    "a reply with neither keyword": ("chatter with no keywords",),
-    "whose message shows the format": ("empty reply", "chatter with no keywords",
-                                       "an observation before any action"),
-    "Keep the tool name as written": ("numbered keywords (the paper's Action 2:)",),
-    "Never raise.": ("odd replies never raise",),
-}
+            edge=_has(r"^\W*action\W*\d*\W*:\W*\w+\W*$(?!\n\W*action in)")),
+    Rule("a line that starts with a keyword", ("a keyword inside a sentence does not start a segment",
+                                               "markdown bold", "numbered keywords (the paper's Action 2:)"),
+         edge=lambda a: "Thought: Observation: is a word." in a[0]),
+    Rule("a reply with neither keyword", ("chatter with no keywords",),
+         edge=lambda a: bool(a[0].strip()) and not _lines_of(a[0], "action") and not _lines_of(a[0],
+             "final answer")),
+    Rule("whose message shows the format", ("empty reply", "chatter with no keywords",
+                                            "an observation before any action"),
+         edge=lambda a: _key(a[0])[0] == "error"),
+    Rule("Keep the tool name as written", ("numbered keywords (the paper's Action 2:)",),
+         edge=lambda a: _key(a[0])[:2] == ("action", "Search")),
+    Rule("Never raise.", ODD),
+)
 
 
-@exercise(
-    "03.parse_step",
-    "a tolerant parser for text ReAct replies",
-    rules=RULES,
+def _lines_of(reply: str, keyword: str) -> list[str]:
+    """The lines of ``reply`` that start with ``keyword`` (after markdown, numbered, any case)."""
+    import re
+
+    pattern = rf"^[\s*#>_`-]*{keyword}\s*\d*\s*[*_]*\s*:"
+    return [line for line in reply.splitlines() if re.match(pattern, line, re.IGNORECASE)
+            and not (keyword == "action" and re.match(r"^[\s*#>_`-]*action\s*input", line, re.IGNORECASE))]
+
+
+SPEC = define(Spec(
+    "03.parse_step", "a tolerant parser for text ReAct replies", "parse_step", parse_step, EXAMPLES,
+    lambda draw: (any_reply(draw),), RULES, faults=FAULTS, compare=compare,
+    observe=lambda parse, args: step_value(parse(*args)), show_value=show_step,
     hints=(
         "Go line by line. A line that starts with a keyword (after optional markdown such as ** or #) "
         "begins a new segment; any other line continues the segment above it.",
@@ -284,15 +342,6 @@ RULES = {
         "before them is an error. For tool[input], count brackets to find the matching ]; "
         "finish[...], in any case, is a FinalAnswer.",
     ),
-)
-def parse_step_cases(parse: Callable[[str], Any]):
-    for name, reply, expected, hint in PARSE_CASES:
-        if expected[0] == "any":
-            yield Case(name, lambda: _run_odd(parse), expected=shown_expected(expected),
-                       test=expect_step(expected), show=lambda got: "",
-                       given="; ".join(f"parse_step({r!r})" for r in ODD_REPLIES), hint=hint)
-            continue
-        yield Case(name, lambda reply=reply: parse(reply), expected=shown_expected(expected),
-                   test=_case_test(name, expected), show=show_step,
-                   given=f"parse_step({reply!r})", hint=hint)
-    yield PARSE.case(parse)
+    generated_hint="The first Action or Final Answer line decides; read both formats in every variant the "
+                   "statement lists; anything else becomes a ParseError that shows the format."))
+__all__ = ["SPEC"]

@@ -1,150 +1,178 @@
-"""Check 03.read_reply: cut, parse, and keep everything the program threw away.
+"""03.read_reply as a spec: cut, parse, and keep everything the program threw away.
 
 Two things can be thrown away: what the parser ignored after an action
-(``Action.discarded``) and the text after the stop. The cut is exactly what the
-library's loop records in ``step.cut``: those two, in that order, each as it is
-(the text after the stop begins with the stop, newline included), the
-non-empty ones joined with a newline. The tests hold every expected cut here
-to the loop's own.
+(``Action.discarded``) and the text after the stop. The cut is what the library's
+loop records in ``step.cut`` (``loop.read_reply``): those two, in that order, each
+as it is, the non-empty ones joined with a newline. The key is built from the
+library's ``cut_at_stop`` and ``parse_step`` (the loop's own ``read_reply`` also cuts
+end-of-turn markers and reasoning, which this exercise leaves out); the tests hold
+every example's cut to the loop's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from .. import exercise
-from ..framework import Case, describe, nonblank_lines
-from .common import INVENTED, KEPT, OBS, Shown, expect_step, show_step, shown_expected
-from .generated_replies import READ
+from ...parsing import Action, parse_step
+from ...stops import cut_at_stop
+from ..generated import Draw
+from ..plain import Opaque
+from ..spec import GENERATED, Example, Fault, Rule, Spec, define
+from ..values import describe, nonblank_lines
+from . import parse_step as parsing
+from .replies import INVENTED, KEPT, OBS, STOPS, any_reply, any_stops, show_step, step_value
 
-# (case name, reply, stops, expected step, expected cut, hint)
-READ_CASES: tuple[tuple[str, str, list[str], tuple[str, ...], str, str], ...] = (
-    ("a clean action: nothing cut", KEPT, [OBS], ("action", "search", "Eiffel Tower"), "",
-     "When nothing was thrown away, the cut is ''."),
-    ("an invented observation is cut and recorded", INVENTED, [OBS],
-     ("action", "search", "Eiffel Tower"),
-     "\nObservation: The Eiffel Tower is 500 m tall.\nThought: I now know the answer.\n"
-     "Final Answer: The Eiffel Tower is 500 m tall.",
-     "Cut at the stop first (kept = rc.cut_at_stop(raw, stops)); the text after it, raw[len(kept):], "
-     "goes into the record as it is, starting with the stop's newline."),
-    ("an answer written after the action is recorded",
-     "Thought: I will check.\nAction: search[Eiffel Tower]\nFinal Answer: 330 m", [OBS],
-     ("action", "search", "Eiffel Tower"), "Final Answer: 330 m",
-     "No stop occurs here, but the parser ignored the answer after the action: the Action's "
-     ".discarded goes into the record."),
-    ("both kinds of cut in one reply, discarded first",
-     "Action: search[Eiffel Tower]\nFinal Answer: 330 m\nObservation: The user confirmed it.", [OBS],
-     ("action", "search", "Eiffel Tower"), "Final Answer: 330 m\n\nObservation: The user confirmed it.",
-     "Record both, in the library's order: the Action's .discarded, a newline, then the text after "
-     "the stop as it is (it starts with '\\n', hence the blank line)."),
-    ("a final answer, then an invented observation",
-     "Thought: I know this one.\nFinal Answer: 330 m\nObservation: Correct!", [OBS],
-     ("final", "330 m"), "\nObservation: Correct!",
-     "Cut at the stop before parsing, and record the part after the stop even when the reply is an answer."),
-    ("a clean final answer: nothing cut", "Thought: I now know the answer\nFinal Answer: 330 m", [OBS],
-     ("final", "330 m"), "", "When nothing was thrown away, the cut is ''."),
-    ("an unreadable reply: nothing cut", "I think it is about 300 m.", [OBS], ("error",), "",
-     "Return rc.parse_step's ParseError as it is; nothing was cut."),
-    ("every stop counts",
-     "Thought: I now know the answer\nFinal Answer: 330 m\nQuestion: How tall is the Statue of Liberty?",
-     [OBS, "\nQuestion:"], ("final", "330 m"), "\nQuestion: How tall is the Statue of Liberty?",
-     "Cut with every stop before parsing (rc.cut_at_stop(raw, stops)), and record what came after."),
-    ("the text after the stop keeps its spaces and newlines",
-     "Thought: I know this one.\nFinal Answer: 330 m\nObservation:  Correct!\n\n", [OBS],
-     ("final", "330 m"), "\nObservation:  Correct!\n\n",
-     "Record raw[len(kept):] exactly as it is: no strip(), so the trace shows what the model wrote."),
-    ("a thought, then an invented observation",
-     "Thought: Let me recall.\nObservation: The tower is 500 m tall.\nThought: So\nFinal Answer: 500 m",
-     [OBS], ("error",), "\nObservation: The tower is 500 m tall.\nThought: So\nFinal Answer: 500 m",
-     "Cut at the stop first, then parse only the kept part; record the rest."),
+
+def _discarded(step: Any) -> str:
+    return step.discarded if isinstance(step, Action) else ""
+
+
+def key(raw: str, stops: Sequence[str]) -> tuple[Any, str]:
+    kept = cut_at_stop(raw, stops)
+    step = parse_step(kept)
+    discarded = step.discarded if isinstance(step, Action) else ""
+    return step, "\n".join(part for part in (discarded, raw[len(kept):]) if part)
+
+
+def parts(raw: str, stops: Sequence[str]) -> tuple[str, str]:
+    """What the parser discarded after an action, and the text after the stop."""
+    kept = cut_at_stop(raw, stops)
+    step = parse_step(kept)
+    return (step.discarded if isinstance(step, Action) else ""), raw[len(kept):]
+
+
+def observe(function: Callable[..., Any], args: tuple) -> Any:
+    got = function(*args)
+    if not (isinstance(got, tuple) and len(got) == 2):
+        return Opaque(f"{describe(got)}, not a pair (step, cut)")
+    return step_value(got[0]), got[1] if isinstance(got[1], str) else Opaque(describe(got[1]))
+
+
+def compare(args: tuple, want: tuple, got: Any) -> bool | str:
+    if isinstance(got, Opaque) or not isinstance(got, tuple):
+        return "return a pair: (the parsed step, the text that was cut)"
+    verdict = parsing.compare(args[:1], want[0], got[0])
+    if verdict is not True:
+        return f"the step: {verdict}"
+    if isinstance(got[1], Opaque):
+        return f"the cut is text (a str, '' when nothing was cut), not {got[1]}"
+    return got[1] == want[1] or f"the cut should be {want[1]!r}"
+
+
+def _show(value: Any) -> str:
+    return f"({show_step(value[0])}, {value[1]!r})" if isinstance(value, tuple) else str(value)
+
+
+def _both(args: tuple) -> bool:
+    return all(p.strip() for p in parts(*args))
+
+
+def _cut_of(got: Any) -> str:
+    return got[1] if isinstance(got, tuple) and isinstance(got[1], str) else ""
+
+
+ORDER = "in the order the library's loop records it"
+CLIENT_CUT = "`rc.parse_step` of the reply after the client-side cut"
+FAULTS = (
+    Fault(CLIENT_CUT, "Cut at the stop first (kept = rc.cut_at_stop(raw, stops)), then parse only the kept "
+          "part, and record the text after the stop.",
+          found=lambda args, want, got: _cut_of(got) == _discarded(parse_step(args[0])) != want[1]),
+    Fault(CLIENT_CUT, "Cut with every stop, at the earliest one that occurs: rc.cut_at_stop(raw, stops).",
+          like=lambda raw, stops: key(raw, stops[:1])),
+    Fault("the cut is `''` when nothing was thrown away",
+        "When nothing was thrown away, the cut is '' (a str), "
+          "not None.", found=lambda args, want, got: want[1] == "" and isinstance(got, tuple)
+              and got[1] != ""),
+    Fault(CLIENT_CUT, "Cut at the stop first (kept = rc.cut_at_stop(raw, stops)), then parse only the "
+          "kept part.", found=lambda args, want, got: got[0] == step_value(parse_step(args[0])) != want[0]),
+    Fault(ORDER, "The order is reversed: first what the parser discarded, then the text after the stop.",
+          found=lambda args, want, got: _both(args) and _cut_of(got) == "\n".join(reversed(parts(*args)))),
+    Fault("its `.discarded`", "The parser ignored text after the action: the Action's .discarded goes into "
+          "the record.", found=lambda args, want, got: bool(parts(*args)[0].strip())
+          and parts(*args)[0].strip() not in _cut_of(got)),
+    Fault("strip nothing", "Keep each part as it is (the text after the stop begins with the stop, newline "
+          "included): no strip().",
+          found=lambda args, want, got: nonblank_lines(_cut_of(got)) == nonblank_lines(want[1]) != []
+          and "".join(_cut_of(got).split()) == "".join(want[1].split())),
+    Fault("Join the non-empty parts with", "Join the non-empty parts with one '\\n', in that order.",
+          found=lambda args, want, got: _both(args) and _cut_of(got) in ("".join(parts(*args)),
+              *parts(*args))),
+    Fault("the text after the stop, `raw[len(kept):]`, exactly as it is", "The text after the stop, "
+          "raw[len(kept):], goes into the record as it is.",
+          found=lambda args, want, got: bool(parts(*args)[1].strip()) and parts(*args)[1].strip()
+          not in _cut_of(got)),
+)
+EXAMPLES = (
+    Example('a clean action: nothing cut',
+            (KEPT, [OBS]),
+            "When nothing was thrown away, the cut is ''."),
+    Example('an invented observation is cut and recorded',
+            (INVENTED, [OBS]),
+            'Cut at the stop first (kept = rc.cut_at_stop(raw, stops)); the text after it, '
+            "raw[len(kept):], goes into the record as it is, starting with the stop's newline."),
+    Example('an answer written after the action is recorded',
+            ('Thought: I will check.\nAction: search[Eiffel Tower]\nFinal Answer: 330 m', [OBS]),
+            "No stop occurs here, but the parser ignored the answer after the action: the Action's "
+            '.discarded goes into the record.'),
+    Example('both kinds of cut in one reply, discarded first',
+            ('Action: search[Eiffel Tower]\nFinal Answer: 330 m\nObservation: The user confirmed it.', [OBS]),
+            "Record both, in the library's order: the Action's .discarded, a newline, then the text "
+            "after the stop as it is (it starts with '\\n', hence the blank line)."),
+    Example('a final answer, then an invented observation',
+            ('Thought: I know this one.\nFinal Answer: 330 m\nObservation: Correct!', [OBS]),
+            'Cut at the stop before parsing, and record the part after the stop even when the reply is '
+            'an answer.'),
+    Example('a clean final answer: nothing cut',
+            ('Thought: I now know the answer\nFinal Answer: 330 m', [OBS]),
+            "When nothing was thrown away, the cut is ''."),
+    Example('an unreadable reply: nothing cut',
+            ('I think it is about 300 m.', [OBS]),
+            "Return rc.parse_step's ParseError as it is; nothing was cut."),
+    Example('every stop counts',
+            ('Thought: I now know the answer\nFinal Answer: 330 m\nQuestion: How tall is the Statue of '
+             'Liberty?', [OBS, '\nQuestion:']),
+            'Cut with every stop before parsing (rc.cut_at_stop(raw, stops)), and record what came '
+            'after.'),
+    Example('the text after the stop keeps its spaces and newlines',
+            ('Thought: I know this one.\nFinal Answer: 330 m\nObservation:  Correct!\n\n', [OBS]),
+            'Record raw[len(kept):] exactly as it is: no strip(), so the trace shows what the model '
+            'wrote.'),
+    Example('a thought, then an invented observation',
+            ('Thought: Let me recall.\nObservation: The tower is 500 m tall.\nThought: So\n'
+             'Final Answer: 500 m', [OBS]),
+            'Cut at the stop first, then parse only the kept part; record the rest.'),
+)
+RULES = (
+    Rule(CLIENT_CUT, (
+        "an invented observation is cut and recorded", "a thought, then an invented observation",
+        "every stop counts"), edge=lambda a: step_value(parse_step(a[0])) != step_value(key(*a)[0])),
+    Rule("its `.discarded`", ("an answer written after the action is recorded",
+                              "both kinds of cut in one reply, discarded first"),
+         edge=lambda a: bool(parts(*a)[0])),
+    Rule("the text after the stop, `raw[len(kept):]`, exactly as it is", (
+        "a final answer, then an invented observation", "an invented observation is cut and recorded",
+        "the text after the stop keeps its spaces and newlines"), edge=lambda a: bool(parts(*a)[1])),
+    Rule(ORDER, ("both kinds of cut in one reply, discarded first",), edge=_both),
+    Rule("Join the non-empty parts with", ("both kinds of cut in one reply, discarded first", GENERATED),
+         edge=_both),
+    Rule("strip nothing", ("both kinds of cut in one reply, discarded first",
+                           "the text after the stop keeps its spaces and newlines"),
+         edge=lambda a: any(p != p.strip() for p in parts(*a) if p)),
+    Rule("the cut is `''` when nothing was thrown away", (
+        "a clean action: nothing cut", "a clean final answer: nothing cut",
+            "an unreadable reply: nothing cut"),
+        edge=lambda a: not key(*a)[1]),
 )
 
 
-def _parts(reply: str, stops: list[str]) -> tuple[str, str]:
-    """What the parser discarded after an action, and the text after the stop (the library's)."""
-    from ...parsing import Action, parse_step
-    from ...stops import cut_at_stop
-
-    kept = cut_at_stop(reply, stops)
-    step = parse_step(kept)
-    return (step.discarded if isinstance(step, Action) else ""), reply[len(kept):]
+def _inputs(draw: Draw) -> tuple:
+    return any_reply(draw), any_stops(draw, STOPS[:5], 3)
 
 
-_lines = nonblank_lines
-
-
-def _cut_verdict(cut: str, want: str, parts: tuple[str, str], reply: str) -> bool | str:
-    """Exactly the loop's cut; otherwise name what differs."""
-    if cut == want:
-        return True
-    if not want:
-        return f"nothing was thrown away here, so the cut is '', but yours is {cut!r}"
-    names = ("what the parser discarded after the action", "the text after the stop")
-    for what, part in zip(names, parts, strict=True):
-        if part.strip() and part.strip() not in cut:
-            return f"the cut does not record {what}, {part.strip()!r}"
-        if part.strip() and cut.count(part.strip()) > 1:
-            return f"the cut records {what} more than once"
-    first = reply.splitlines()[0]
-    if first not in want and first in cut:
-        return f"the cut holds {first!r}, which was kept: record only what was thrown away"
-    if all(p.strip() for p in parts) and cut.find(parts[0].strip()) > cut.find(parts[1].strip()):
-        return "the order is reversed: first what the parser discarded, then the text after the stop"
-    if _lines(cut) == _lines(want):
-        return ("the right text, but not exactly: keep each part as it is (the text after the stop "
-                "begins with the stop, newline included; no strip()) and join the non-empty parts "
-                "with one '\\n'")
-    return False
-
-
-def _read_test(expected: tuple[str, ...], want: str, reply: str, stops: list[str]):
-    step_test = expect_step(expected)
-
-    def test(got: Any) -> bool | str:
-        if not (isinstance(got, tuple) and len(got) == 2):
-            return "return a pair: (the parsed step, the text that was cut)"
-        step, cut = got
-        verdict = step_test(step)
-        if verdict is not True:
-            return f"the step: {verdict}"
-        if not isinstance(cut, str):
-            return f"the cut is text (a str, '' when nothing was cut), not {type(cut).__name__}"
-        return _cut_verdict(cut, want, _parts(reply, stops), reply)
-
-    return test
-
-
-def _show_read(got: Any) -> str:
-    if isinstance(got, tuple) and len(got) == 2:
-        return f"({show_step(got[0])}, {describe(got[1], 200)})"
-    return describe(got)
-
-
-GENERATED = READ.name
-RULES = {
-    "`rc.parse_step` of the reply after the client-side cut": (
-        "an invented observation is cut and recorded", "a thought, then an invented observation",
-        "every stop counts"),
-    "its `.discarded`": ("an answer written after the action is recorded",
-                         "both kinds of cut in one reply, discarded first"),
-    "the text after the stop, `raw[len(kept):]`, exactly as it is": (
-        "a final answer, then an invented observation", "an invented observation is cut and recorded",
-        "the text after the stop keeps its spaces and newlines"),
-    "in the order the library's loop records it": ("both kinds of cut in one reply, discarded first",),
-    "Join the non-empty parts with": ("both kinds of cut in one reply, discarded first", GENERATED),
-    "strip nothing": ("both kinds of cut in one reply, discarded first",
-                      "the text after the stop keeps its spaces and newlines"),
-    "the cut is `''` when nothing was thrown away": (
-        "a clean action: nothing cut", "a clean final answer: nothing cut",
-        "an unreadable reply: nothing cut"),
-}
-
-
-@exercise(
-    "03.read_reply",
-    "cut, parse, and record what was thrown away",
-    rules=RULES,
+SPEC = define(Spec(
+    "03.read_reply", "cut, parse, and record what was thrown away", "read_reply", key, EXAMPLES, _inputs,
+    RULES, faults=FAULTS, observe=observe, compare=compare, show_value=_show,
     hints=(
         "Three steps: kept = rc.cut_at_stop(raw, stops); step = rc.parse_step(kept); build the cut.",
         "Two things can be thrown away: for an Action, step.discarded (text the parser ignored after "
@@ -152,11 +180,6 @@ RULES = {
         "'\\n'.join of the non-empty ones, in that order, each exactly as it is: no strip(). "
         "'' when both are empty.",
     ),
-)
-def read_reply_cases(read: Callable[[str, Any], Any]):
-    for name, reply, stops, expected, want, hint in READ_CASES:
-        shown = Shown(f"({shown_expected(expected).text}, {want!r})")
-        yield Case(name, lambda reply=reply, stops=stops: read(reply, stops), expected=shown,
-                   test=_read_test(expected, want, reply, stops), show=_show_read,
-                   given=f"read_reply({reply!r}, {stops!r})", hint=hint)
-    yield READ.case(read)
+    generated_hint="Cut, parse what is left, then join the parser's discarded text and the text after the "
+                   "stop (the non-empty ones, in that order) with a newline, stripping nothing."))
+__all__ = ["SPEC"]

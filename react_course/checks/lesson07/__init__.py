@@ -1,6 +1,7 @@
 """Lesson 07: native tool calling.
 
-Four exercises, one module each, in the order the lesson meets them:
+Four exercises, one module each, in the order the lesson meets them (the first three are
+specs, ``checks/spec.py``; the fourth asks for values):
 
 - ``run_calls.py``, ``07.run_calls``: one turn's calls become tool messages linked by id, in call
   order; read-only calls in parallel, a turn with a side effect one call at a time; every
@@ -11,9 +12,8 @@ Four exercises, one module each, in the order the lesson meets them:
   passed back and results linked by ``call_id``;
 - ``what_remains.py``, ``07.what_remains``: which failure classes disappear, and which remain.
 
-``generated_turns.py`` holds the three functions' answer keys and the turns and
-conversations of their generated comparisons (``checks/generated.py``). Importing this
-package registers all four exercises.
+``common.py`` holds the in-process Chat Completions client. Importing this package
+registers all four exercises.
 """
 
 from . import native_loop, next_input, run_calls, what_remains

@@ -10,7 +10,8 @@ call, a call left without its result, a ``tool_choice`` without ``tools``), and,
 limit fails a case instead of hanging the notebook.
 
 The model behind it is a function of the messages and the request's
-``tool_choice``: it returns text (an answer), a list of calls, or both.
+``tool_choice``: it returns text (an answer), a list of calls, or both; ``(text, [])``
+is a reply whose ``tool_calls`` is an empty list, which is no tool turn.
 """
 
 from __future__ import annotations
@@ -86,12 +87,11 @@ class FakeChat:
         text, calls = (turn, []) if isinstance(turn, str) else turn if isinstance(turn, tuple) else (
             None, turn)
         message: dict[str, Any] = {"role": "assistant", "content": text}
-        finish = "stop"
-        if calls:
+        finish = "tool_calls" if calls else "stop"
+        if calls or isinstance(turn, tuple):  # (text, []): a reply that says tool_calls: [], no calls
             message["tool_calls"] = [
                 {"id": f"call_{number}_{i}", "type": "function", "function": {"name": n, "arguments": a}}
                 for i, (n, a) in enumerate(calls, 1)]
-            finish = "tool_calls"
         return ChatCompletion.model_validate({
             "id": f"chatcmpl-{number}", "object": "chat.completion", "created": 0, "model": "scripted",
             "choices": [{"index": 0, "finish_reason": finish, "message": message}],
@@ -109,22 +109,3 @@ def arguments(**values: Any) -> str:
     '{"query": "Paris"}'
     """
     return json.dumps(values)
-
-
-def messages_ok(got: Any, calls: list[dict[str, str]]) -> str | None:
-    """What is wrong with one turn's tool messages for ``calls``, or None."""
-    if not isinstance(got, list) or not all(isinstance(m, dict) for m in got):
-        return f"return a list of message dicts, not {type(got).__name__}"
-    if len(got) != len(calls):
-        return f"{len(calls)} calls need {len(calls)} tool messages; got {len(got)}"
-    for message in got:
-        if message.get("role") != "tool":
-            return f"each message needs 'role': 'tool'; got {message.get('role')!r}"
-        if not isinstance(message.get("content"), str) or not message["content"].strip():
-            return "each tool message needs 'content': non-empty text for the model to read"
-    ids = [m.get("tool_call_id") for m in got]
-    if sorted(map(str, ids)) != sorted(c["id"] for c in calls):
-        return f"the tool_call_ids {ids} must be the calls' ids {[c['id'] for c in calls]}"
-    if ids != [c["id"] for c in calls]:
-        return f"the messages must come in the order of the calls {[c['id'] for c in calls]}; got {ids}"
-    return None

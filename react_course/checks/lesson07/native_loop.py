@@ -1,168 +1,270 @@
-"""Check 07.native_loop: the Chat Completions tool-calling loop.
+"""07.native_loop as a spec: the Chat Completions tool-calling loop, run against scripted turns.
 
-The student's loop talks to ``FakeChat``, which returns the SDK's own reply
-objects, refuses (as the API does, with a 400) a conversation where a tool
-message answers no call or a call has no result, and stops a loop that does
-not stop. The cases then read the requests the loop sent.
+The arguments are plain data: the model's turns (an answer, calls as ``(name,
+arguments)``, ``(text, calls)`` for a reply with both, ``(text, [])`` for one whose
+``tool_calls`` is empty) and ``max_steps``. ``observe`` runs the loop against
+``common.FakeChat``, which returns the SDK's own objects, refuses with a 400 what the
+API refuses, and raises ``CallBudgetExceeded`` past ``max_steps + 2`` calls: a loop
+without a limit fails on a count, never on a clock. What is compared is what the
+run did, as plain data: the answer, the calls made, which sent ``tool_choice="none"``,
+whether every call declared the tools, the messages the loop appended, each tool
+result by id (a failure's wording is ``run_tool``'s, so only that it is one), and
+whether the caller's list was left alone.
+
+The generated case runs 40 conversations under a time limit no bounded loop
+reaches (each run makes at most ``max_steps + 2`` calls): the verdict is the same
+on a loaded laptop and in a browser tab, where declaring tools is slower.
 """
 
 from __future__ import annotations
 
+import copy
+import functools
+import json
 from collections.abc import Callable
 from typing import Any
 
-from .. import exercise
-from ..framework import Case
-from .common import FakeChat, arguments, tool_messages
-from .generated_turns import NATIVE_LOOP
+from ...native import execute_turn
+from ...record import ToolCall
+from ...schemas import declare, parse_arguments
+from ...tools import ToolRegistry
+from ..generated import Draw
+from ..plain import Opaque, Raised
+from ..spec import GENERATED, Example, Fault, Rule, Spec, define
+from .common import ApiRefused, FakeChat, arguments, tool_messages
 
-GENERATED = NATIVE_LOOP.name
-RULES = {
-    "When the reply has no tool calls, its `content` is the answer": (
-        "an answer at once", "a reply with text and calls is not the answer", GENERATED),
-    "append the assistant message with its tool calls": (
-        "one call, then the answer", "the calls are appended before their results"),
-    "one tool message per call, linked by its `tool_call_id`": ("two calls in one turn",
-                                                               "results linked by id", GENERATED),
-    "one more call with `tool_choice=\"none\"`": ("the step limit: one more call that must answer",),
-    "send the tool declarations": ("the tools are declared",
-                                   "the step limit: one more call that must answer"),
-    "work on a copy": ("the caller's list is left alone",),
-}
 QUESTION = [{"role": "system", "content": "Use the tools."},
             {"role": "user", "content": "What do 3 notebooks and 2 pens cost?"}]
+FAILED = "(a failure, said in words)"
+BEST_EFFORT = "Best effort: I ran out of steps."
 
 
-def _price(item: str) -> str:
+def unit_price(item: str) -> str:
     """Return the price of one shop item by its singular name. Example input: pen"""
     return {"pen": "A pen costs 2.", "notebook": "A notebook costs 4."}.get(item, f"No item {item!r}.")
 
 
-def _total(expression: str) -> str:
+def total(expression: str) -> str:
     """Evaluate a sum of products such as 3 * 4 + 2 * 2. Example input: 3 * 4 + 2 * 2"""
     return "16" if expression.replace(" ", "") == "3*4+2*2" else "cannot evaluate"
 
 
-TOOLS = {"price": _price, "calculate": _total}
+def crash(item: str) -> str:
+    """A tool that fails. Example input: pen"""
+    raise LookupError(f"no such item: {item}")
 
 
-def _results(messages: list[dict[str, Any]]) -> list[str]:
-    return [str(m.get("content")) for m in tool_messages(messages)]
+TOOLS = {"unit_price": unit_price, "total": total, "crash": crash}
 
 
-def _shop_model(messages: list[dict[str, Any]], tool_choice: Any) -> Any:
-    """asks for both prices in one turn, then the total, then answers"""
-    seen = _results(messages)
-    if not seen:
-        return [("price", arguments(item="notebook")), ("price", arguments(item="pen"))]
-    if "16" not in seen:
-        return [("calculate", arguments(expression="3 * 4 + 2 * 2"))]
-    return "3 notebooks and 2 pens cost 16."
+@functools.cache
+def _declared() -> list[dict[str, Any]]:
+    return [declare(tool) for tool in ToolRegistry(TOOLS, strict=False)]
 
 
-def _hello(messages: list[dict[str, Any]], tool_choice: Any) -> Any:
-    """answers at once: Hello."""
-    return "Hello."
+def _run_tool(tools: dict, name: str, text: str) -> str:
+    call = ToolCall("call_1", name, parse_arguments(text))
+    return execute_turn([call], ToolRegistry(tools, strict=False))[0].text
 
 
-def _one_call_model(messages: list[dict[str, Any]], tool_choice: Any) -> Any:
-    """asks for the price of a pen, then answers"""
-    return [("price", arguments(item="pen"))] if not _results(messages) else "A pen costs 2."
+def key(client: Any, tools: dict, messages: list[dict], *, model: str = "scripted",
+    max_steps: int = 4) -> str:
+    """The answer key: a reply without tool calls is the answer, even with no text."""
+    messages = list(messages)
+    for _ in range(max_steps):
+        message = client.chat.completions.create(model=model, messages=messages,
+                                                 tools=_declared()).choices[0].message
+        if not message.tool_calls:
+            return message.content
+        messages.append({"role": "assistant", "content": message.content, "tool_calls": [
+            {"id": c.id, "type": "function", "function": {"name": c.function.name,
+                                                          "arguments": c.function.arguments}}
+            for c in message.tool_calls]})
+        messages += [{"role": "tool", "tool_call_id": c.id,
+                      "content": _run_tool(tools, c.function.name, c.function.arguments)}
+                     for c in message.tool_calls]
+    return client.chat.completions.create(model=model, messages=messages, tools=_declared(),
+                                          tool_choice="none").choices[0].message.content
 
 
-def _talks_then_calls(messages: list[dict[str, Any]], tool_choice: Any) -> Any:
-    """says 'Let me look that up.' with a call for the price of a pen, then answers"""
-    if _results(messages):
-        return "A pen costs 2."
-    return "Let me look that up.", [("price", arguments(item="pen"))]
+class Script:
+    """A model that replies with its turns in order, then answers "Done."."""
+
+    def __init__(self, turns: list[Any]) -> None:
+        self.turns, self.next = turns, 0
+
+    def __call__(self, messages: list[dict[str, Any]], tool_choice: Any) -> Any:
+        self.next += 1
+        return self.turns[self.next - 1] if self.next <= len(self.turns) else "Done."
 
 
-def _never_done(messages: list[dict[str, Any]], tool_choice: Any) -> Any:
-    """calls a tool on every turn (unless tool_choice is "none")"""
-    return [("price", arguments(item="pen"))]
+def _result(function: dict[str, Any], content: Any) -> Any:
+    """The content when it is the tool's own result; any words for a failure (run_tool's wording)."""
+    try:
+        result = str(TOOLS[function.get("name")](**json.loads(function.get("arguments"))))
+    except Exception:  # an unknown tool, broken JSON, or a tool that raises: a failure
+        result = None
+    if content == result:
+        return content
+    return FAILED if result is None and isinstance(content, str) and content.strip() else content
 
 
-def _run(loop: Callable, model: Callable, max_steps: int, max_calls: int) -> Callable[[], dict]:
-    def run() -> dict[str, Any]:
-        client, messages = FakeChat(model, max_calls), [dict(m) for m in QUESTION]
-        answer = loop(client, TOOLS, messages, model="scripted", max_steps=max_steps)
-        return {"answer": answer, "requests": client.requests, "messages": messages}
-    return run
+def observe(loop: Callable[..., Any], args: tuple) -> dict[str, Any]:
+    turns, max_steps = args
+    client, given = FakeChat(Script(turns), max_steps + 2), copy.deepcopy(QUESTION)
+    try:
+        answer = loop(client, dict(TOOLS), given, model="scripted", max_steps=max_steps)
+    except ApiRefused as refused:  # the request that was refused is recorded: it shows why
+        answer = Raised.of(refused)
+    requests = client.requests
+    names = sorted(t["function"]["name"] for t in _declared())
+    last = requests[-1]["messages"][len(QUESTION):] if requests else []
+    calls = {c.get("id"): c.get("function", {}) for m in last for c in m.get("tool_calls") or ()}
+    return {
+        "answer": answer if isinstance(answer, str | None) else Opaque(repr(answer)),
+        "model calls": len(requests),
+        "tool_choice='none' on calls": [n for n, r in enumerate(requests, 1)
+                                        if r.get("tool_choice") == "none"],
+        "tools declared on every call": all(sorted(t.get("function", {}).get("name",
+            "") for t in r.get("tools")
+                                                   or () if isinstance(t, dict)) == names for r in requests),
+        "messages appended": [[m.get("role"), [c.get("id") for c in m.get("tool_calls") or ()]
+                               if m.get("role") == "assistant" else m.get("tool_call_id")] for m in last],
+        "tool results": [[m.get("tool_call_id"), _result(calls.get(m.get("tool_call_id"), {}),
+            m.get("content"))]
+                         for m in tool_messages(last)],
+        "the caller's list left alone": given == QUESTION,
+    }
 
 
-def _answer_is(text: str, calls: int | None = None) -> Callable[[dict], bool | str]:
-    def test(got: dict[str, Any]) -> bool | str:
-        if got["answer"] != text:
-            return f"expected the answer {text!r}, got {got['answer']!r}"
-        made = len(got["requests"])
-        return calls is None or made == calls or f"expected {calls} model calls, the loop made {made}"
-    return test
+def compare(args: tuple, want: Any, got: Any) -> bool | str:
+    if got == want:
+        return True
+    if not isinstance(got, dict):
+        return f"the loop {got}"
+    field = next(name for name in want if got[name] != want[name])
+    return f"{field}: {got[field]!r}, expected {want[field]!r}"
 
 
-def _linked(got: dict[str, Any]) -> bool | str:
-    last = got["requests"][-1]["messages"]
-    pairs = {m.get("tool_call_id"): m.get("content") for m in tool_messages(last)}
-    calls = {c["id"]: c["function"]["arguments"] for m in last if m.get("role") == "assistant"
-             for c in m.get("tool_calls") or []}
-    for call_id, args in calls.items():
-        item = "notebook" if "notebook" in args else "pen" if "pen" in args else None
-        if item and pairs.get(call_id) != _price(item):
-            return (f"the result for call {call_id} (price of a {item}) should be {_price(item)!r}; "
-                    f"its tool message says {pairs.get(call_id)!r}")
-    return _answer_is("3 notebooks and 2 pens cost 16.")(got)
+PEN, NOTEBOOK = ("unit_price", arguments(item="pen")), ("unit_price", arguments(item="notebook"))
+SUM = ("total", arguments(expression="3 * 4 + 2 * 2"))
+SHOP = [[NOTEBOOK, PEN], [SUM], "3 notebooks and 2 pens cost 16."]
 
 
-def _appended_in_order(got: dict[str, Any]) -> bool | str:
-    second = got["requests"][1]["messages"] if len(got["requests"]) > 1 else []
-    roles = [m.get("role") for m in second][len(QUESTION):]
-    if roles[:2] != ["assistant", "tool"]:
-        return (f"the second request's new messages have the roles {roles}; expected the assistant "
-                "message with its tool_calls, then the tool message")
-    calls = second[len(QUESTION)].get("tool_calls") or []
-    if not calls:
-        return "the assistant message must keep its tool_calls (ids, names and arguments)"
-    return _answer_is("A pen costs 2.", 2)(got)
+def _example(name: str, turns: list, hint: str, max_steps: int = 4) -> Example:
+    return Example(name, (turns, max_steps), hint)
 
 
-def _both_answered(got: dict[str, Any]) -> bool | str:
-    second = got["requests"][1]["messages"] if len(got["requests"]) > 1 else []
-    answered = [m.get("tool_call_id") for m in tool_messages(second)]
-    if len(answered) != 2:
-        return (f"the model asked for two prices in one turn; the second request answers {len(answered)} "
-                "call(s): keep every call in the assistant message and answer each one")
-    return _answer_is("3 notebooks and 2 pens cost 16.", 3)(got)
+EXAMPLES = (
+    _example("an answer at once", ["Hello."], "No tool_calls: return message.content at once."),
+    _example("the tools are declared", ["Hello."], "Pass tools=declare_tools(tools) to every create() call."),
+    _example("one call, then the answer", [[PEN], "A pen costs 2."],
+             "Append the assistant message (with its tool_calls), then one tool message per call."),
+    _example("the calls are appended before their results", [[PEN], "A pen costs 2."],
+             "The API refuses a tool message that does not follow the assistant message that made the call."),
+    _example("two calls in one turn", SHOP, "Answer every call of the turn, each with its own tool message."),
+    _example("results linked by id", SHOP,
+        "tool_call_id is the id of the call whose result the message carries."),
+    _example("the step limit: one more call that must answer", [[PEN]] * 4,
+             "After max_steps calls, call once more with tool_choice='none' (and the tools, as always) and "
+             "return its content.", max_steps=2),
+    _example("the caller's list is left alone", [[PEN], "A pen costs 2."],
+        "Start with messages = list(messages)."),
+    _example("a reply with text and calls is not the answer", [("Let me look that up.", [PEN]),
+        "A pen costs 2."],
+             "A reply can hold text and tool_calls together: it is the answer only without tool_calls."),
+    _example("an empty list of tool calls is an answer", [("A pen costs 2.", [])],
+             "tool_calls may be an empty list: `if not message.tool_calls`, not `is None`."),
+)
+ANSWER = "When the reply has no tool calls, its `content` is the answer"
+APPEND = "append the assistant message with its tool calls"
+LINKED = "one tool message per call, linked by its `tool_call_id`"
+NONE = 'one more call with `tool_choice="none"`'
 
 
-def _declared(got: dict[str, Any]) -> bool | str:
-    tools = got["requests"][0].get("tools")
-    names = sorted(t.get("function", {}).get("name", "") for t in tools or [] if isinstance(t, dict))
-    return names == ["calculate", "price"] or (
-        f"send tools=declare_tools(tools) with every request; the first request's tools: {names}")
+def _well_formed(appended: list) -> bool:
+    """Does every tool message answer a call of the assistant message before it (which keeps its calls)?"""
+    calls: list = []
+    for role, what in appended:
+        if role == "assistant":
+            calls = what
+            if not what:
+                return False
+        elif role == "tool" and what not in calls:
+            return False
+    return True
 
 
-def _forced(max_steps: int) -> Callable[[dict], bool | str]:
-    def test(got: dict[str, Any]) -> bool | str:
-        requests = got["requests"]
-        if len(requests) != max_steps + 1:
-            return f"with max_steps={max_steps}, expected {max_steps + 1} model calls; got {len(requests)}"
-        last = requests[-1].get("tool_choice")
-        if last != "none":
-            return f"the last call must send tool_choice='none'; it sent {last!r}"
-        early = [r.get("tool_choice") for r in requests[:-1] if r.get("tool_choice") == "none"]
-        if early:
-            return "only the last call sends tool_choice='none'; the others must allow tool calls"
-        return _answer_is("Best effort: I ran out of steps.")(got)
-    return test
+def _empty_turn_taken(appended: list) -> bool:
+    """Was an assistant message with no calls appended and no result after it (tool_calls=[] as a turn)?"""
+    return any(entry == ["assistant", []] and (at + 1 == len(appended) or appended[at + 1][0] != "tool")
+               for at, entry in enumerate(appended))
 
 
-def _untouched(got: dict[str, Any]) -> bool | str:
-    return got["messages"] == QUESTION or (
-        "the caller's messages changed: copy them first (messages = list(messages))")
+def _differs(field: str) -> Callable[[tuple, Any, Any], bool]:
+    return lambda args, want, got: got[field] != want[field]
 
 
-@exercise(
-    "07.native_loop",
-    "the native tool-calling loop over Chat Completions",
+FAULTS = (
+    Fault(NONE, "Stop after max_steps turns of calls: one more call with tool_choice='none', then return.",
+          found=lambda args, want, got: isinstance(got, Raised) and "CallBudgetExceeded" in got),
+    Fault(ANSWER, "A reply whose tool_calls is an empty list holds no call: it is the answer (`if not "
+          "message.tool_calls`, not `is None`).",
+          found=lambda args, want, got: _empty_turn_taken(got["messages appended"])),
+    Fault(APPEND, "Append {'role': 'assistant', 'content': message.content, 'tool_calls': [...every "
+          "call...]} before the results: the API refuses a tool message that answers no call.",
+          found=lambda args, want, got: not _well_formed(got["messages appended"])),
+    Fault("work on a copy", "The caller's messages changed: start with messages = list(messages).",
+          found=_differs("the caller's list left alone")),
+    Fault("send the tool declarations", "Send tools=declare_tools(tools) with every create() call, the last "
+          "one too.", found=_differs("tools declared on every call")),
+    Fault(NONE, "After max_steps turns of calls, call once more with tool_choice='none' and return its "
+          "content; only that call sends it.", found=_differs("tool_choice='none' on calls")),
+    Fault(ANSWER, "A reply is the answer only when it has no tool_calls (None or []); its text may come with "
+          "calls, and may be empty.",
+          found=lambda args, want, got: not isinstance(got["answer"], Raised)
+          and got["answer"] != want["answer"]),
+    Fault(LINKED, "Every call needs its own tool message, tool_call_id = that call's id.",
+          found=lambda args, want, got: isinstance(got["answer"], Raised) and "tool" in got["answer"]),
+    Fault(LINKED, "One tool message per call, tool_call_id = the call's id, content = run_tool's text.",
+          found=_differs("tool results")),
+)
+RULES = (
+    Rule(ANSWER, ("an answer at once", "a reply with text and calls is not the answer",
+                  "an empty list of tool calls is an answer", GENERATED),
+         edge=lambda a: any(isinstance(t, tuple) and t[1] == [] for t in a[0][:a[1]])),
+    Rule(APPEND, ("one call, then the answer", "the calls are appended before their results")),
+    Rule(LINKED, ("two calls in one turn", "results linked by id", GENERATED),
+         edge=lambda a: any(isinstance(t, list) and len(t) > 1 for t in a[0][:a[1]])),
+    Rule(NONE, ("the step limit: one more call that must answer",),
+         edge=lambda a: all(not isinstance(t, str) and (isinstance(t, list) or t[1]) for t in a[0][:a[1]])
+         and len(a[0]) >= a[1]),
+    Rule("send the tool declarations", ("the tools are declared",
+        "the step limit: one more call that must answer")),
+    Rule("work on a copy", ("the caller's list is left alone",)),
+)
+CALLS = (PEN, NOTEBOOK, ("crash", arguments(item="pen")), ("get_price", arguments(item="pen")),
+         ("unit_price", "{item"), ("unit_price", arguments(item="x" * 240)))
+
+
+def _turn(draw: Draw) -> Any:
+    calls = [draw.pick(CALLS) for _ in range(1 + draw.below(3))]
+    kind = draw.below(5)
+    if kind == 0:
+        return draw.pick(("A pen costs 3.", "", "Ответ: 16."))
+    if kind == 1:
+        return draw.pick(("Let me check the prices first.", "")), calls
+    if kind == 2:
+        return draw.pick(("A pen costs 2.", "")), []
+    return calls
+
+
+SPEC = define(Spec(
+    "07.native_loop", "the native tool-calling loop over Chat Completions", "native_loop", key, EXAMPLES,
+    lambda draw: ([_turn(draw) for _ in range(draw.below(5))], draw.pick((4, 1, 2, 0, 3))), RULES,
+    faults=FAULTS, observe=observe, compare=compare, count=40, time_limit=60.0,
+    show=lambda args: f"native_loop(client, tools, messages, max_steps={args[1]}) with a model whose turns "
+                      f"are {args[0]!r}",
     hints=(
         "Each step: response = client.chat.completions.create(model=model, messages=messages, "
         "tools=declarations); message = response.choices[0].message.",
@@ -173,37 +275,7 @@ def _untouched(got: dict[str, Any]) -> bool | str:
         "c.function.name, c.function.arguments)}. After the for loop over steps, one more create(..., "
         "tool_choice='none').",
     ),
-    rules=RULES,
-)
-def native_loop_cases(native_loop: Callable):
-    import openai.types.chat  # noqa: F401  (imported here, outside the cases' time limits)
-
-    def case(name: str, model: Callable, test: Callable, hint: str, max_steps: int = 4) -> Case:
-        return Case(name, _run(native_loop, model, max_steps, max_steps + 2), test=test,
-                    given=f"native_loop(client, tools, messages, max_steps={max_steps}) with a model that "
-                          f"{model.__doc__}",
-                    hint=hint, show=lambda v: repr(v.get("answer")))
-
-    yield case("an answer at once", _hello, _answer_is("Hello.", 1),
-               "No tool_calls: return message.content at once.")
-    yield case("the tools are declared", _hello, _declared,
-               "Pass tools=declare_tools(tools) to every create() call.")
-    yield case("one call, then the answer", _one_call_model, _answer_is("A pen costs 2.", 2),
-               "Append the assistant message (with its tool_calls), then one tool message per call.")
-    yield case("the calls are appended before their results", _one_call_model, _appended_in_order,
-               "The API refuses a tool message that does not follow the assistant message that "
-               "made the call.")
-    yield case("two calls in one turn", _shop_model, _both_answered,
-               "Answer every call of the turn, each with its own tool message.")
-    yield case("results linked by id", _shop_model, _linked,
-               "tool_call_id is the id of the call whose result the message carries.")
-    yield case("the step limit: one more call that must answer", _never_done, _forced(2),
-               "After max_steps calls, call once more with tool_choice='none' (and the tools, as always) "
-               "and return its content.",
-               max_steps=2)
-    yield case("the caller's list is left alone", _one_call_model, _untouched,
-               "Start with messages = list(messages).")
-    yield case("a reply with text and calls is not the answer", _talks_then_calls,
-               _answer_is("A pen costs 2.", 2),
-               "A reply can hold text and tool_calls together: it is the answer only without tool_calls.")
-    yield NATIVE_LOOP.case(native_loop)
+    generated_hint="A reply is the answer only when it has no tool_calls (its text may come with calls, "
+                   "and may be empty); every call gets its result by id; after max_steps turns of calls, "
+                   "one more call with tool_choice='none'."))
+__all__ = ["SPEC", "TOOLS", "key"]

@@ -1,244 +1,393 @@
-"""Check 07.run_calls: one turn's tool calls become tool messages, linked by id, in call order.
+"""07.run_calls as a spec: one turn's tool calls become tool messages, linked by id, in call order.
 
-Parallelism is seen without measuring time: read-only sample tools wait at a
-barrier that only opens when all of them are running at once, and
-side-effecting ones record whether another tool was running while they ran.
+The arguments are plain data (the calls, the side-effecting tool names, whether the
+case looks at parallelism); ``observe`` hands the function a ``Bench`` of sample
+tools that record how they ran, and reports it with the messages. Parallelism is
+seen without measuring time, and a right solution never waits:
 
-In a browser tab no thread can start: the student's pool runs its tasks one
-after another there (``browser.inline_pools``, in every check), so whether calls
-run at the same time cannot be seen. The parallel case then says so instead of
-failing, and every other case (one message per call, ids, order, every failure
-as a result) is checked as on a laptop.
+- a tool called in the caller's own thread ran one at a time, so it never waits;
+- read-only calls of the parallel example meet at a barrier: a pool with a worker
+  per call passes it in milliseconds, calls run one by one never reach it together;
+- a side-effecting tool run in a pool's thread waits (at most ``WAIT``) for another
+  tool to start: a parallel run shows its overlap at once.
+
+In a browser tab no thread starts and the key's pool runs its calls one by one too
+(``browser.inline_pools``), so the student's run is compared with what the key
+does there: the parallel rule is checked on a laptop only, as the case says.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import threading
-import time
-from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ... import browser
-from .. import exercise
-from ..framework import Case
-from .common import arguments, messages_ok
-from .generated_turns import RUN_CALLS
+from ..generated import Draw
+from ..plain import Opaque, Raised
+from ..predicates import mentions
+from ..spec import GENERATED, Example, Fault, Rule, Spec, define
+from ..values import describe
+from .common import arguments
 
-GENERATED = RUN_CALLS.name
-RULES = {
-    "one tool message per call, in the order of the calls": ("results in the order of the calls",
-                                                            "three calls, three messages", GENERATED),
-    "linked by its `tool_call_id`": ("each result linked by its id",),
-    "When every call in the turn is read-only, run them in parallel": ("read-only calls run in parallel",),
-    "When any call names a tool in `side_effects`, run them one at a time, in order": (
-        "a side effect: one at a time", "a side effect: in the order of the calls",
-        "a side effect after a read-only call"),
-    "A partial failure returns every result and every error": ("a partial failure", GENERATED),
-    "a malformed argument string": ("malformed arguments",),
-    "an unknown tool": ("an unknown tool",),
-    "an exception inside a tool": ("a tool that raises",),
-    "give its type and message": ("a tool that raises",),
-}
-WAIT = 0.8  # how long a read-only sample tool waits for the others at the barrier
+WAIT = 0.5  # the most a tool in a pool's thread waits for the others (a right solution never does)
+KEYS = {"role", "tool_call_id", "content"}
 
 
-class _Bench:
-    """Sample tools that record how they ran."""
+class Bench:
+    """Sample tools that record how they ran (see the module docstring)."""
 
-    def __init__(self, together: int = 0) -> None:
+    def __init__(self, together: int = 0, side: frozenset[str] = frozenset()) -> None:
+        self.caller, self.lock, self.side = threading.get_ident(), threading.Lock(), side
         self.barrier = threading.Barrier(together, timeout=WAIT) if together else None
-        self.lock = threading.Lock()
-        self.active, self.overlapped, self.started = 0, [], []
+        self.active, self.started, self.overlapped, self.alone, self.waits = 0, [], False, False, 0
+        self.changed, self.finished = threading.Condition(self.lock), threading.Event()
 
-    def price(self, item: str) -> str:
-        """Return the price of one shop item. Example input: pen"""
-        prices = {"pen": 2, "notebook": 4, "ruler": 3}
-        self._start("price")
+    def _run(self, name: str, work: Any) -> str:
+        with self.changed:
+            self.active += 1
+            self.started.append(name)
+            at = len(self.started)
+            self.overlapped |= self.active > 1
+            self.changed.notify_all()
         try:
-            return self._price(item, prices)
+            with self.changed:
+                if threading.get_ident() != self.caller and name in self.side:
+                    self.waits += 1  # only a run in a pool's thread waits: a right solution never does
+                    self.changed.wait_for(lambda: len(self.started) > at, WAIT)
+                self.overlapped |= self.active > 1
+            return work()
         finally:
             with self.lock:
                 self.active -= 1
+            self.finished.set()
 
-    def _price(self, item: str, prices: dict[str, int]) -> str:
-        if self.barrier is not None:
-            try:
-                self.barrier.wait()
-            except threading.BrokenBarrierError:
-                return f"{item}: ran alone"
-        return f"A {item} costs {prices[item]}."
+    def unit_price(self, item: str, note: str | None = None) -> str:
+        """Return the price of one shop item. Example input: pen"""
+        return self._run("unit_price", lambda: self._meet() + self._price(item))
+
+    def _price(self, item: str) -> str:
+        return f"A {item} costs {({'pen': 2, 'notebook': 4, 'ruler': 3}).get(item, len(item))}."
+
+    def _meet(self) -> str:
+        if self.barrier is None:
+            return ""
+        if threading.get_ident() == self.caller:
+            self.alone = True
+            return ""
+        try:
+            self.barrier.wait()
+        except threading.BrokenBarrierError:
+            self.alone = True
+        return ""
 
     def slow_price(self, item: str) -> str:
-        """Return the price of one shop item, slowly. Example input: pen"""
-        time.sleep(0.15)
-        return self.price(item)
+        """Return the price of one shop item, after the other calls of a parallel turn. Example input: pen"""
+        if threading.get_ident() != self.caller:
+            self.finished.wait(WAIT)  # in a pool, the next call finishes first
+        return self._run("slow_price", lambda: self._price(item))
 
     def charge(self, amount: int) -> str:
         """Charge the customer's card (a side effect). Example input: 16"""
-        return self._side("charge", f"Charged {amount}.")
+        return self._run("charge", lambda: f"Charged {amount}.")
 
     def email(self, to: str) -> str:
         """Email a receipt (a side effect). Example input: ana@example.com"""
-        return self._side("email", f"Receipt sent to {to}.")
-
-    def _start(self, name: str) -> None:
-        with self.lock:
-            self.active += 1
-            self.started.append(name)
-            if self.active > 1:
-                self.overlapped.append(name)
-
-    def _side(self, name: str, result: str) -> str:
-        self._start(name)
-        time.sleep(0.3)  # long enough for a parallel neighbour to start, even on a busy machine
-        with self.lock:
-            self.active -= 1
-        return result
+        return self._run("email", lambda: f"Receipt sent to {to}.")
 
     def crash(self, item: str) -> str:
         """A tool that fails. Example input: pen"""
         raise KeyError(item)
 
-    def tools(self) -> dict[str, Callable[..., str]]:
-        return {"price": self.price, "slow_price": self.slow_price, "charge": self.charge,
-                "email": self.email, "crash": self.crash}
+    def fail(self) -> str:
+        """A tool that fails without a message."""
+        raise RuntimeError
+
+    def tools(self) -> dict[str, Any]:
+        return {"unit_price": self.unit_price, "slow_price": self.slow_price, "charge": self.charge,
+            "email": self.email,
+                "crash": self.crash, "fail": self.fail}
 
 
-def _call(number: int, name: str, args: str) -> dict[str, str]:
+NAMES = ("unit_price", "slow_price", "charge", "email", "crash", "fail")
+
+
+def outcome(call: dict, tools: dict) -> tuple[str, str]:
+    """("ok", the result) or (how it failed, the message the key writes)."""
+    name = call["name"]
+    if name not in tools:
+        return "unknown", f"Unknown tool {name!r}. Available tools: {', '.join(tools)}."
+    try:
+        values = json.loads(call["arguments"])
+    except (ValueError, RecursionError) as error:  # deep nesting overflows the parser's stack
+        return "json", f"The arguments are not valid JSON ({describe(error, 80)}). Send one JSON object."
+    try:
+        return "ok", str(tools[name](**values))
+    except Exception as error:
+        return type(error).__name__, f"{name} failed with {type(error).__name__}: {error}."
+
+
+def key(calls: list[dict], tools: dict, side_effects: frozenset = frozenset()) -> list[dict]:
+    """The answer key: parallel when every call is read-only, else one at a time, in order."""
+    if any(call["name"] in side_effects for call in calls):
+        texts = [outcome(call, tools)[1] for call in calls]
+    else:
+        with ThreadPoolExecutor() as pool:
+            texts = [text for _, text in pool.map(lambda call: outcome(call, tools), calls)]
+    return [{"role": "tool", "tool_call_id": c["id"], "content": t} for c, t in zip(calls, texts,
+        strict=True)]
+
+
+def observe(function: Any, args: tuple) -> dict[str, Any]:
+    calls, side, parallel = args
+    bench = Bench(len(calls) if parallel else 0, frozenset(side))
+    with browser.inline_pools():
+        got = function(calls, bench.tools(), frozenset(side))
+    plain = isinstance(got, list) and all(isinstance(m, dict) and all(isinstance(k, str) for k in m)
+                                          for m in got)
+    seen: dict[str, Any] = {"messages": got if plain else Opaque(describe(got))}
+    if side and any(c["name"] in side for c in calls):
+        seen |= {"ran in the order": bench.started, "two ran at once": bench.overlapped}
+    if parallel:
+        seen["a call ran alone"] = bench.alone
+    return seen
+
+
+def compare(args: tuple, want: dict, got: Any) -> bool | str:
+    if isinstance(got, Raised):
+        return "run_calls must not raise: every failure becomes the content of its call's message"
+    calls, messages = args[0], got["messages"]
+    if isinstance(messages, Opaque):
+        return f"return a list of message dicts, not {messages}"
+    if len(messages) != len(calls):
+        return f"{len(calls)} calls need {len(calls)} tool messages; got {len(messages)}"
+    for number, (call, message) in enumerate(zip(calls, messages, strict=True)):
+        if set(message) != KEYS or message["role"] != "tool":
+            return ("each message is exactly {'role': 'tool', 'tool_call_id': ..., 'content': ...}; "
+                    f"got {message}")
+        if message["tool_call_id"] != call["id"]:
+            ids = [m["tool_call_id"] for m in messages]
+            return (f"message {number + 1} answers {ids[number]!r}: the ids {ids} must be the calls' ids, "
+                    "in order")
+        problem = _content(call, message["content"], want["messages"][number]["content"])
+        if problem:
+            return f"the message for {call['id']}: {problem}"
+    extra = [k for k in want if k != "messages" and want[k] != got.get(k)]
+    return not extra or f"{extra[0]}: {got.get(extra[0])!r}, expected {want[extra[0]]!r}"
+
+
+def _content(call: dict, text: Any, wanted: str) -> str:
+    """What is wrong with one message's content ('' when it is right)."""
+    kind, _ = outcome(call, Bench().tools())
+    if not isinstance(text, str) or not text.strip():
+        return "the content is non-empty text for the model to read"
+    if kind == "ok":
+        return "" if text == wanted else f"expected {wanted!r} (str of the result, whole), got {text!r}"
+    needed = {"unknown": [call["name"], *NAMES], "json": ["json"]}.get(kind, [kind])
+    if kind == "KeyError":
+        needed.append(json.loads(call["arguments"])["item"])
+    missing = [word for word in needed if not mentions(text, word)]
+    return f"say what went wrong (mention {missing}); got {text!r}" if missing else ""
+
+
+def _call(number: int | str, name: str, args: str) -> dict[str, str]:
     return {"id": f"call_{number}", "name": name, "arguments": args}
 
 
-def _shown(calls: list[dict[str, str]]) -> str:
-    return "[" + ", ".join(f"{c['name']}({c['arguments']})" for c in calls) + "]"
+PEN, NOTEBOOK, RULER = arguments(item="pen"), arguments(item="notebook"), arguments(item="ruler")
+CHARGE, EMAIL = arguments(amount=16), arguments(to="ana@example.com")
+SIDE = ["charge", "email"]
+PARALLEL = "When every call in the turn is read-only, run them in parallel"
+ONE_AT_A_TIME = "When any call names a tool in `side_effects`, run them one at a time, in order"
+ORDER = "one tool message per call, in the order of the calls"
+PARTIAL = "A partial failure returns every result and every error"
+WHOLE = "its `content` is `str(result)`, whole"
+TOOLS_GIVEN = "`tools` maps names to functions"
+NO_OTHER_KEYS = "no other keys"
+TYPE = "give its type and message"
+RAISING = ("KeyError", "RuntimeError")  # what the sample tools crash and fail raise
+NOT_CHECKED = (" (not checked in the browser: a tab cannot start a thread, so no two calls can run at the "
+               "same time there, nor be seen to; checked on a laptop)")
 
 
-def _expect(checks: dict[str, Callable[[str], bool | str]], bench: _Bench | None = None,
-            no_overlap: bool = False, order: list[str] | None = None) -> Callable:
-    def test(value: dict[str, Any]) -> bool | str:
-        got, calls = value["messages"], value["calls"]
-        problem = messages_ok(got, calls)
-        if problem:
-            return problem
-        by_id = {m["tool_call_id"]: m["content"] for m in got}
-        for call_id, check in checks.items():
-            verdict = check(by_id[call_id])
-            if verdict is not True:
-                return f"the message for {call_id}: {verdict or 'not what the call returned'}"
-        if no_overlap and bench.overlapped:
-            return (f"{bench.overlapped[0]!r} ran while another call was running: a turn with a side "
-                    "effect runs all its calls one at a time, read-only ones too")
-        if order is not None and bench.started != order:
-            return f"the calls ran in the order {bench.started}, not the calls' order {order}"
-        return True
-    return test
+def _example(name: str, calls: list, hint: str, side: list | None = None, parallel: bool = False) -> Example:
+    return Example(name, (calls, side or [], parallel), hint)
 
 
-def _is(text: str) -> Callable[[str], bool | str]:
-    def test(got: str) -> bool | str:
-        if got.endswith("ran alone"):
-            return ("this call ran while no other call was running: read-only calls of one turn "
-                    "must run at the same time (in parallel)")
-        return got == text or f"expected {text!r}, got {got!r}"
-    return test
+def _in_this_edition(example: Example) -> Example:
+    """In a browser tab the parallel example says that its rule is checked on a laptop only."""
+    if example.args[2] and not browser.threads_work():
+        return dataclasses.replace(example, name=example.name + NOT_CHECKED)
+    return example
 
 
-def _mentions(*words: str) -> Callable[[str], bool | str]:
-    def test(got: str) -> bool | str:
-        missing = [w for w in words if w.lower() not in got.lower()]
-        return not missing or f"say what went wrong (mention {', '.join(map(repr, missing))}); got {got!r}"
-    return test
+EXAMPLES = (
+    _example("three calls, three messages", [_call(1, "unit_price", PEN), _call(2, "unit_price", NOTEBOOK),
+                                             _call(3, "unit_price", RULER)],
+             "One {'role': 'tool', 'tool_call_id': ..., 'content': ...} per call."),
+    _example("each result linked by its id", [_call(7, "unit_price", NOTEBOOK), _call(8, "unit_price", PEN)],
+             "Take tool_call_id from the call whose result the message carries."),
+    _example("results in the order of the calls",
+             [_call(1, "slow_price", NOTEBOOK), _call(2, "unit_price", PEN)],
+             "The second call finishes first; list the results in the calls' order anyway (pool.map does)."),
+    _example("read-only calls run in parallel", [_call(i, "unit_price", PEN) for i in (1, 2, 3)],
+             "Three read-only calls wait for each other here: run them at the same time "
+             "(concurrent.futures.ThreadPoolExecutor).", parallel=True),
+    _example("a side effect: one at a time", [_call(1, "charge", CHARGE), _call(2, "email", EMAIL),
+                                              _call(3, "unit_price", PEN)],
+             "If any call's tool is in side_effects, run all the calls in a plain for loop.", SIDE),
+    _example("a side effect after a read-only call", [_call(1, "unit_price", PEN), _call(2, "charge", CHARGE),
+                                                      _call(3, "email", EMAIL)],
+             "Look at every call of the turn, not only the first: any side effect means one at a time.",
+                 SIDE),
+    _example("a side effect: in the order of the calls", [_call(1, "email", EMAIL), _call(2, "charge",
+        CHARGE)],
+             "Run side-effecting calls in the order the model wrote them.", SIDE),
+    _example("malformed arguments", [_call(1, "unit_price", '{"item": "pen"')],
+             "Catch the ValueError json.loads raises and say the arguments are not valid JSON."),
+    _example("an unknown tool", [_call(1, "get_price", PEN)],
+             "Name the unknown tool and list the real ones: \"Unknown tool 'get_price'. Available "
+             "tools: ...\""),
+    _example("a tool that raises", [_call(1, "crash", PEN)],
+             "Catch Exception around the call; say its type and its message "
+             "(f'{type(error).__name__}: {error}')."),
+    _example("a partial failure", [_call(1, "unit_price", PEN), _call(2, "unit_price", "{item: pen}"),
+                                   _call(3, "crash", PEN), _call(4, "unit_price", NOTEBOOK)],
+             "One failed call must not lose the others' results: each call gets its own message."),
+)
 
 
-# Where no thread can start (a browser tab), the parallel rule cannot be checked: the case says so.
-# It still calls the student's function (on three read-only calls, any answer accepted), so
-# that an unwritten one counts as not attempted, as on a laptop, rather than as passed.
-NOT_CHECKED = ("read-only calls run in parallel (not checked in the browser: a tab cannot start a thread, "
-               "so no two calls can run at the same time there, nor be seen to; checked on a laptop)")
+def _says(kind: str) -> Any:
+    """A fault: the message for a call that fails in this way does not say what went wrong."""
+    return lambda args, want, got: any(
+        _kind(c) == kind and _content(c, m.get("content"), "") for c, m in
+        zip(args[0], got["messages"], strict=True))
 
 
-@exercise(
-    "07.run_calls",
-    "run one turn's tool calls: linked by id, in order, parallel only when read-only",
+def _broke_order(args: tuple, want: dict, got: dict) -> bool:
+    ids = [m.get("tool_call_id") for m in got["messages"]]
+    return len(ids) == len(args[0]) and ids != [c["id"] for c in args[0]]
+
+
+def _kind(call: dict) -> str:
+    """How a call goes with the sample tools: "ok", "unknown", "json", or the exception's type."""
+    return outcome(call, Bench().tools())[0]
+
+
+def _raised(kind: str) -> Any:
+    """A fault: the function raised, on a turn with a call that fails in this way."""
+    return lambda args, want, got: isinstance(got, Raised) and any(
+        _kind(c) == kind for c in args[0])
+
+
+FAULTS = (
+    Fault(TYPE, "A bare exception has no args: say str(error), never error.args[0].",
+          found=lambda args, want, got: isinstance(got, Raised) and "IndexError" in got),
+    Fault("an unknown tool", "Check that the name is in tools before calling: an unknown tool gets a "
+          "message, not a KeyError.", found=_raised("unknown")),
+    Fault("a malformed argument string", "json.loads raises on text that is not JSON: catch it, and say "
+          "so in the message.", found=_raised("json")),
+    Fault("a malformed argument string", "json.loads raises RecursionError, not ValueError, on deeply "
+          "nested text: catch both.",
+          found=lambda args, want, got: isinstance(got, Raised) and "RecursionError" in got),
+    Fault("an exception inside a tool", "Catch Exception around each call: a tool that raises gets a "
+          "message too.", found=lambda args, want, got: isinstance(got, Raised)
+          and any(_kind(c) not in ("ok", "unknown", "json") for c in args[0])),
+    Fault("Nothing raises", "run_calls never raises: whatever goes wrong becomes the content of a message.",
+          found=lambda args, want, got: isinstance(got, Raised)),
+    Fault(TOOLS_GIVEN, "Run the tools you were given (the tools argument), not the notebook's.",
+          found=lambda args, want, got: any(_kind(c) != "unknown" and
+                                            mentions(m.get("content"), "unknown tool")
+                                            for c, m in zip(args[0], got["messages"], strict=False))),
+    Fault(NO_OTHER_KEYS, "Each message is exactly {'role': 'tool', 'tool_call_id': ..., 'content': ...}.",
+          found=lambda args, want, got: any(set(m) != KEYS for m in got["messages"])),
+    Fault(WHOLE, "The content is str(result), whole: never cut it.",
+          found=lambda args, want, got: any(len(w["content"]) > len(m.get("content") or "") and
+                                            w["content"].startswith(m.get("content") or "\0")
+                                            for w, m in zip(want["messages"], got["messages"],
+                                                strict=False))),
+    Fault(ONE_AT_A_TIME, "A turn with a side effect runs every call one at a time, in the calls' order: a "
+          "plain for loop, no pool.", found=lambda args, want, got: got.get("two ran at once")
+          or got.get("ran in the order") != want.get("ran in the order")),
+    Fault(PARALLEL, "Read-only calls of one turn run at the same time: ThreadPoolExecutor().map(one, calls).",
+          found=lambda args, want, got: got.get("a call ran alone") is True),
+    Fault("linked by its `tool_call_id`", "Take each message's tool_call_id from its own call.",
+          found=lambda args, want, got: len(got["messages"]) == len(args[0])
+          and sorted(m.get("tool_call_id") for m in got["messages"])
+          != sorted(c["id"] for c in args[0])),
+    Fault(ORDER, "List the messages in the calls' order (not by id, not as they finish): pool.map keeps it.",
+          found=_broke_order),
+    Fault("a malformed argument string",
+        "Catch what json.loads raises (ValueError; RecursionError for absurd "
+          "nesting) and say the arguments are not valid JSON.", found=_says("json")),
+    Fault("an unknown tool", "Name the unknown tool and list the real ones, from the tools you were given.",
+          found=_says("unknown")),
+    Fault(TYPE, "Say the exception's type and its message: f'{type(error).__name__}: "
+          "{error}' (a bare exception has no message; never read error.args[0]).",
+          found=lambda args, want, got: any(_says(kind)(args, want, got) for kind in RAISING)),
+    Fault(PARTIAL, "Every call gets its message, whatever happened to the others: the failed ones too.",
+          found=lambda args, want, got: [m.get("tool_call_id") for m in got["messages"]]
+          == [c["id"] for c in args[0] if _kind(c) == "ok"] != [c["id"] for c in args[0]]),
+    Fault(ORDER, "One tool message per call, every call of the turn.",
+          found=lambda args, want, got: len(got["messages"]) != len(args[0])),
+)
+RULES = (
+    Rule(ORDER, ("results in the order of the calls", "three calls, three messages", GENERATED),
+         edge=lambda a: [c["id"] for c in a[0]] != sorted(c["id"] for c in a[0])),
+    Rule("linked by its `tool_call_id`", ("each result linked by its id",), edge=lambda a: len(a[0]) > 1),
+    Rule(PARALLEL, ("read-only calls run in parallel",)),
+    Rule(ONE_AT_A_TIME, ("a side effect: one at a time", "a side effect: in the order of the calls",
+                         "a side effect after a read-only call"),
+         edge=lambda a: bool(a[1]) and a[0][:1] != [] and a[0][0]["name"] not in a[1]
+         and any(c["name"] in a[1] for c in a[0])),
+    Rule(PARTIAL, ("a partial failure", GENERATED),
+         edge=lambda a: len({_kind(c) == "ok" for c in a[0]}) == 2),
+    Rule("a malformed argument string", ("malformed arguments",),
+         edge=lambda a: any(c["arguments"] in ("", "{'item': 'pen'}") for c in a[0])),
+    Rule("an unknown tool", ("an unknown tool",), edge=lambda a: any(c["name"] not in NAMES for c in a[0])),
+    Rule("an exception inside a tool", ("a tool that raises",),
+         edge=lambda a: any(c["name"] == "fail" for c in a[0])),
+    Rule("give its type and message", ("a tool that raises",),
+         edge=lambda a: any(_kind(c) == "KeyError" for c in a[0])),
+    Rule(WHOLE, ("three calls, three messages", GENERATED),
+         edge=lambda a: any(_kind(c) == "ok" and len(outcome(c, Bench().tools())[1]) > 200 for c in a[0])),
+    Rule(TOOLS_GIVEN, ("three calls, three messages", "an unknown tool")),
+    Rule(NO_OTHER_KEYS, ("three calls, three messages",)),
+    Rule("Nothing raises", (GENERATED,), edge=lambda a: not a[0]),
+)
+# JSON as the API sends it, and each way the statement says arguments go wrong: text json.loads
+# rejects ("" included; a Python literal; nesting that CPython 3.11 refuses with RecursionError,
+# which Pyodide reads to its end and refuses with ValueError: 10,000 levels crash a browser tab),
+# and a result longer than 200 characters.
+ARGUMENTS = (PEN, arguments(item="Zürich ✓"), CHARGE, '{"item": "pen"', "{'item': 'pen'}", "",
+             arguments(colour="red"), arguments(item="pen", note=None), arguments(item="x" * 240),
+             "[" * 1200, EMAIL, "{}")
+IDS = ("9", "10", "2", "Ab", "1")  # not in sorted order: sorting by id reorders them
+
+
+def _inputs(draw: Draw) -> tuple:
+    names = (*(n for n in NAMES if n != "slow_price"), "get_price", "price")  # slow_price: examples only
+    calls = [_call(IDS[n], draw.pick(names), draw.pick(ARGUMENTS)) for n in range(draw.below(6))]
+    return calls, draw.pick(([], ["charge"], SIDE)), False
+
+
+SPEC = define(Spec(
+    "07.run_calls", "run one turn's tool calls: linked by id, in order, parallel only when read-only",
+    "run_calls", key, EXAMPLES, _inputs, RULES, faults=FAULTS, observe=observe, compare=compare,
+    adapt=_in_this_edition,
+    show=lambda args: f"run_calls({args[0]!r}, tools, side_effects={set(args[1]) or 'set()'})",
     hints=(
         "Write a helper that runs one call and always returns text: parse json.loads(arguments) "
-        "in a try/except ValueError, check the name is in tools, call tools[name](**values) in a "
-        "try/except Exception.",
+        "in a try/except, check the name is in tools, call tools[name](**values) in a try/except Exception.",
         "Parallel: with ThreadPoolExecutor() as pool: texts = list(pool.map(one, calls)). "
         "pool.map keeps the calls' order, whichever finishes first.",
         "If any(call['name'] in side_effects for call in calls): texts = [one(c) for c in calls]. "
         "Then build {'role': 'tool', 'tool_call_id': call['id'], 'content': text} for each pair.",
     ),
-    rules=RULES,
-)
-def run_calls_cases(run_calls: Callable):
-    def case(name: str, calls: list[dict[str, str]], side: frozenset[str], expect: Callable,
-             hint: str, together: int = 0) -> Case:
-        bench = _Bench(together)
-
-        def run() -> dict[str, Any]:
-            return {"messages": run_calls(calls, bench.tools(), side), "calls": calls}
-
-        return Case(name, run, test=expect(bench), given=f"run_calls({_shown(calls)}, tools, "
-                    f"side_effects={set(side) or 'set()'})", hint=hint, show=lambda v: repr(v["messages"]))
-
-    pen, notebook = arguments(item="pen"), arguments(item="notebook")
-    ruler = arguments(item="ruler")
-    yield case("three calls, three messages",
-               [_call(1, "price", pen), _call(2, "price", notebook), _call(3, "price", ruler)], frozenset(),
-               lambda b: _expect({"call_1": _is("A pen costs 2."), "call_3": _is("A ruler costs 3.")}),
-               "One {'role': 'tool', 'tool_call_id': ..., 'content': ...} per call.")
-    yield case("each result linked by its id", [_call(7, "price", notebook), _call(8, "price", pen)],
-               frozenset(), lambda b: _expect({"call_7": _is("A notebook costs 4."),
-                                               "call_8": _is("A pen costs 2.")}),
-               "Take tool_call_id from the call whose result the message carries.")
-    yield case("results in the order of the calls",
-               [_call(1, "slow_price", notebook), _call(2, "price", pen)], frozenset(),
-               lambda b: _expect({"call_1": _is("A notebook costs 4."), "call_2": _is("A pen costs 2.")}),
-               "The fast call finishes first; list the results in the calls' order anyway (pool.map does).")
-    three = [_call(i, "price", pen) for i in (1, 2, 3)]
-    if browser.threads_work():
-        yield case("read-only calls run in parallel", three, frozenset(),
-                   lambda b: _expect(dict.fromkeys(("call_1", "call_2", "call_3"), _is("A pen costs 2."))),
-                   "Three read-only calls wait for each other here: run them at the same time "
-                   "(concurrent.futures.ThreadPoolExecutor).", together=3)
-    else:
-        yield case(NOT_CHECKED, three, frozenset(), lambda b: lambda got: True,
-                   "This rule is checked on a laptop, where threads can start.")
-    mixed = [_call(1, "charge", arguments(amount=16)), _call(2, "email", arguments(to="ana@example.com")),
-             _call(3, "price", pen)]
-    side = frozenset({"charge", "email"})
-    yield case("a side effect: one at a time", mixed, side,
-               lambda b: _expect({"call_1": _is("Charged 16.")}, b, no_overlap=True,
-                                 order=["charge", "email", "price"]),
-               "If any call's tool is in side_effects, run all the calls in a plain for loop.")
-    later = [_call(1, "price", pen), _call(2, "charge", arguments(amount=16)),
-             _call(3, "email", arguments(to="ana@example.com"))]
-    yield case("a side effect after a read-only call", later, side,
-               lambda b: _expect({"call_2": _is("Charged 16.")}, b, no_overlap=True,
-                                 order=["price", "charge", "email"]),
-               "Look at every call of the turn, not only the first: any side effect means one at a time.")
-    reverse = [_call(1, "email", arguments(to="ana@example.com")), _call(2, "charge", arguments(amount=16))]
-    yield case("a side effect: in the order of the calls", reverse, side,
-               lambda b: _expect({"call_2": _is("Charged 16.")}, b, no_overlap=True,
-                                 order=["email", "charge"]),
-               "Run side-effecting calls in the order the model wrote them.")
-    yield case("malformed arguments", [_call(1, "price", '{"item": "pen"')], frozenset(),
-               lambda b: _expect({"call_1": _mentions("json")}),
-               "Catch the ValueError json.loads raises and return e.g. 'The arguments are not valid "
-               "JSON: ...' as the message's content.")
-    yield case("an unknown tool", [_call(1, "get_price", pen)], frozenset(),
-               lambda b: _expect({"call_1": _mentions("get_price", "price", "charge")}),
-               "Name the unknown tool and list the real ones: \"Unknown tool 'get_price'. "
-               "Available tools: ...\"")
-    yield case("a tool that raises", [_call(1, "crash", pen)], frozenset(),
-               lambda b: _expect({"call_1": _mentions("KeyError", "pen")}),
-               "Catch Exception around the call; say the exception's type and its message "
-               "(f'{type(error).__name__}: {error}').")
-    yield case("a partial failure",
-               [_call(1, "price", pen), _call(2, "price", "{item: pen}"), _call(3, "crash", pen),
-                _call(4, "price", notebook)], frozenset(),
-               lambda b: _expect({"call_1": _is("A pen costs 2."), "call_2": _mentions("json"),
-                                  "call_3": _mentions("KeyError", "pen"),
-                                  "call_4": _is("A notebook costs 4.")}),
-               "One failed call must not lose the others' results: each call gets its own message.")
-    yield RUN_CALLS.case(run_calls)
+    generated_hint="Every call gets its message, in the calls' order, whatever happened to the others: "
+                   "a result as str(result), a failure in words (bad JSON, unknown tool, the exception's "
+                   "type).",
+    count=200))
+__all__ = ["SPEC", "Bench", "key"]
