@@ -230,23 +230,40 @@ def _run_limited(command: list[str], limits: Limits, log: Path, sandboxed: bool)
     In the sandbox the kernel's own limits hold and the grading process is not
     limited (a kernel cannot reach it); outside, its address space is, as before.
     """
-    def limit_memory() -> None:
-        import resource
+    def in_the_child() -> None:
+        _die_with_the_grader()
+        if not sandboxed:
+            import resource
 
-        size = limits.memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+            size = limits.memory_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (size, size))
 
     posix = os.name == "posix"
     with open(log, "wb") as sink:
         process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT,
                                    stdin=subprocess.DEVNULL, start_new_session=posix,
-                                   preexec_fn=limit_memory if posix and not sandboxed else None)
+                                   preexec_fn=in_the_child if posix else None)
         try:
             code: int | str = process.wait(timeout=limits.wall)
         except subprocess.TimeoutExpired:
             code = "timeout"
         _kill_tree(process)
         return code
+
+
+def _die_with_the_grader() -> None:
+    """On Linux, the grading process is killed when the grader dies (``PR_SET_PDEATHSIG``), and
+    bubblewrap's ``--die-with-parent`` then ends the kernel: a grader stopped by Ctrl-C or a kill
+    leaves no submission running. Elsewhere the wall time and ``_kill_tree`` are all there is."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def _kill_tree(process: subprocess.Popen) -> None:
