@@ -99,9 +99,10 @@ def board_text(address: str, port: int) -> str:
                   "Without it the lessons still run; a reload needs this laptop, and a check's results",
                   "file is not kept.", ""]
     lines += ["Each student's work is kept in their browser, under this address. If the address",
-              "changes, students run `browser.export_work()` in a tab still open at the old address",
-              "(it keeps working offline); at the new one, `browser.import_work()` takes the zip back",
-              "(`from react_course import browser`). See the README, \"In the browser\"."]
+              "changes, students run `export_work()` in a tab still open at the old address (it",
+              "keeps working offline); at the new one, `import_work()` takes the zip back (both:",
+              "`from react_course.course.handin import export_work, import_work`). See the README,",
+              "\"In the browser\"."]
     return "\n".join(lines)
 
 

@@ -159,32 +159,6 @@ def on_a_laptop(reason: str) -> bool:
     return laptop_only(reason) is None
 
 
-ON_DISK = "On a laptop your work is the course folder on this disk: copy the folder itself."
-UNSEEN = ("This tab's Python cannot see your files (the browser refused the site's service worker: a "
-          "plain http:// address). Move them with the file browser instead: right-click each notebook, "
-          "Download; at the new address, the Upload button.")
-
-
-def export_work() -> None:
-    """Show a link that downloads all of your work in this site as one zip (to move to a new address)."""
-    from .course.handin import export_work as export
-
-    if not IN_BROWSER or course_folder() is None:
-        print(ON_DISK if not IN_BROWSER else UNSEEN)
-        return
-    export()
-
-
-def import_work():
-    """A button that takes the zip ``export_work`` made and puts its files back in your course folder."""
-    from .course.handin import import_work as take
-
-    if not IN_BROWSER or course_folder() is None:
-        print(ON_DISK if not IN_BROWSER else UNSEEN)
-        return None
-    return take()
-
-
 # A tab has no sockets. On Emscripten httpx2 (the openai SDK's HTTP client) sends with the page's
 # fetch, and its synchronous client (the one the course uses) then needs JavaScript Promise
 # Integration: Chromium has it, stable Firefox and Safari do not. Pyodide's kernel runs in a web

@@ -23,16 +23,16 @@ True
 from __future__ import annotations
 
 import itertools
-import math
 import sys
 import types
 from typing import Any
+
+from .plots_svg import figure_svg
 
 COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
 LETTERS = {"k": "black", "b": "#1f77b4", "r": "#d62728", "g": "#2ca02c", "c": "#17becf", "m": "#e377c2",
            "y": "#bcbd22", "w": "white"}
 DASHES = {"--": "6,4", ":": "2,3", "-.": "6,3,2,3", "dashed": "6,4", "dotted": "2,3"}
-PX = 80  # pixels per inch of ``figsize``
 
 
 class Drawing:
@@ -52,19 +52,6 @@ class Drawing:
 
 def _anything(*args: Any, **kwargs: Any) -> Drawing:
     return Drawing()
-
-
-def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
-    """Round tick values across ``low``..``high``, steps of 1, 2 or 5 times a power of ten.
-
-    >>> nice_ticks(0, 24)
-    [0, 5, 10, 15, 20]
-    """
-    raw = (high - low) / max(count, 1) or 1.0
-    power = 10 ** math.floor(math.log10(raw))
-    step = next(s * power for s in (1, 2, 5, 10) if s * power >= raw)
-    first = math.ceil(low / step - 1e-9) * step
-    return [round(first + i * step, 10) for i in range(int((high - first) / step + 1e-9) + 1)]
 
 
 class Axes:
@@ -223,7 +210,6 @@ class Figure:
         self.title = str(text)
 
     def svg(self) -> str:
-        from .plots_svg import figure_svg
 
         return figure_svg(self)
 

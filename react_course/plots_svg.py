@@ -15,13 +15,26 @@ True
 
 from __future__ import annotations
 
+import math
 from html import escape
 from typing import Any
 
-from .plots_offline import PX, nice_ticks
-
+PX = 80  # pixels per inch of ``figsize``
 MARGIN = {"left": 52, "right": 12, "top": 26, "bottom": 40}
 FONT = 'font-family="sans-serif" font-size="10"'
+
+
+def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """Round tick values across ``low``..``high``, steps of 1, 2 or 5 times a power of ten.
+
+    >>> nice_ticks(0, 24)
+    [0, 5, 10, 15, 20]
+    """
+    raw = (high - low) / max(count, 1) or 1.0
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(s * power for s in (1, 2, 5, 10) if s * power >= raw)
+    first = math.ceil(low / step - 1e-9) * step
+    return [round(first + i * step, 10) for i in range(int((high - first) / step + 1e-9) + 1)]
 
 
 def figure_svg(fig: Any) -> str:

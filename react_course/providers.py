@@ -109,14 +109,16 @@ class OpenAIChatModel:
     @property
     def client(self) -> Any:
         if self._client is None:
-            import openai  # imported here: slow to import, and only real models need it
+            # imported here: slow to import, and only real models need it. An address that
+            # ``scripted_api.serve`` made in a browser tab (no sockets there) is served in-process.
+            from .scripted_api.in_process import openai_client
 
             key = self._api_key or os.environ.get("OPENAI_API_KEY")
             if not key and self.base_url is None and not os.environ.get("OPENAI_BASE_URL"):
                 raise ModelConfigError(
                     "OPENAI_API_KEY is not set. Set it in your shell (never in a notebook cell), "
                     "or use REACT_COURSE_MODEL=scripted.")
-            self._client = openai.OpenAI(api_key=key or "not-needed", base_url=self.url,
+            self._client = openai_client(self.url, api_key=key or "not-needed",
                                          timeout=self.timeout, max_retries=0)
         return self._client
 

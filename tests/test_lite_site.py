@@ -11,8 +11,8 @@ output, or on any request that left 127.0.0.1. Screenshots go to ``test-artifact
 Then a room (``test_a_room_session_offline_and_at_a_second_address``): the site served
 by lite/serve.py's handler, a plotting lesson drawn with nothing from off the machine,
 a reload with the server stopped, and a student's edit carried to a second address
-(``localhost``: another origin, so another storage) with ``browser.export_work`` and
-``browser.import_work``. And a tab calling ``react-course serve-model``'s server on
+(``localhost``: another origin, so another storage) with ``course.handin.export_work`` and
+``course.handin.import_work``. And a tab calling ``react-course serve-model``'s server on
 another port (another origin: CORS) with the ``openai`` SDK.
 """
 
@@ -79,6 +79,9 @@ def browser():
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     yield driver
     driver.quit()
+
+
+MOVE = "from react_course.course.handin"  # where a student's work is moved from and to
 
 
 def allowed_outside() -> set[str]:
@@ -272,8 +275,7 @@ def test_a_room_session_offline_and_at_a_second_address(tmp_path):
         wait_for(lambda: site_kept(driver) >= files_listed(), timeout=180,
                  what="the service worker to keep the site")
         first_bytes = first.sent
-        type_into_first_cell(driver, f"\n{NOTE}\nfrom react_course import browser\nbrowser.export_work()",
-                             run=False)
+        type_into_first_cell(driver, f"\n{NOTE}\n{MOVE} import export_work\nexport_work()", run=False)
 
         first.shutdown()
         first.server_close()  # the laptop is gone: the reload comes from the service worker
@@ -298,7 +300,7 @@ def test_a_room_session_offline_and_at_a_second_address(tmp_path):
         assert NOTE not in first_cell_text(driver), "a new address should start with the site as served"
         assert zipped.stat().st_size > 10_000, "the exported zip is empty"
         open_notebook(driver, there, "notebooks/00_start_here.ipynb")
-        type_into_first_cell(driver, "\nfrom react_course import browser\nbrowser.import_work()", run=True)
+        type_into_first_cell(driver, f"\n{MOVE} import import_work\nimport_work()", run=True)
         chooser = wait_for(lambda: by_css(driver, ".jp-NotebookPanel:not(.lm-mod-hidden) .widget-upload"),
                            what="the import button")
         choose_file(driver, chooser[0], zipped)

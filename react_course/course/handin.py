@@ -153,16 +153,25 @@ def unpack_work(data: bytes, root: Path) -> list[str]:
     return done
 
 
+ON_DISK = "On a laptop your work is the course folder on this disk: copy the folder itself."
+UNSEEN = ("This tab's Python cannot see your files (the browser refused the site's service worker: a "
+          "plain http:// address). Move them with the file browser instead: right-click each notebook, "
+          "Download; at the new address, the Upload button.")
+
+
 def export_work(root: Path | None = None) -> None:
     """In the browser edition: a link to one zip of everything in your course folder, to move it."""
     from IPython.display import HTML, display
 
+    if root is None and _cannot_move():
+        return
     root = root or course_root()
     data = work_zip(root)
     url = "data:application/zip;base64," + base64.b64encode(data).decode("ascii")
     display(HTML(f'<a download="{WORK_ZIP}" href="{url}">Download {WORK_ZIP}</a> ({len(work_files(root))} '
                  f"files, {len(data) / 1024:.0f} KB). At the site's new address, run "
-                 "<code>browser.import_work()</code> in any notebook and choose this file. "
+                 "<code>from react_course.course.handin import import_work; import_work()</code> "
+                 "in any notebook and choose this file. "
                  "Save your notebooks first: the zip holds what is saved."))
 
 
@@ -170,6 +179,8 @@ def import_work(root: Path | None = None) -> Any:
     """In the browser edition: a button to choose a work zip, unpacked into your course folder."""
     import ipywidgets as widgets
 
+    if root is None and _cannot_move():
+        return None
     root = root or course_root()
     button = widgets.FileUpload(accept=".zip", multiple=False, description="Choose the zip")
     said = widgets.Output()
@@ -187,3 +198,11 @@ def import_work(root: Path | None = None) -> Any:
 
     button.observe(unpack, names="value")
     return widgets.VBox([button, said])
+
+
+def _cannot_move() -> bool:
+    """On a laptop, or in a tab that cannot see the drive, say how to move the work instead."""
+    if browser.IN_BROWSER and browser.course_folder() is not None:
+        return False
+    print(ON_DISK if not browser.IN_BROWSER else UNSEEN)
+    return True
