@@ -71,7 +71,12 @@ def test_a_native_call_waits_the_per_call_time_out_not_the_runs(monkeypatch) -> 
                             max_model_errors=2)
     assert result.end_reason == "error"
     failed = [s.observations[0].text for s in result.steps if s.model_failed]
-    assert len(failed) == 2 and all("within 1 s" in text for text in failed), failed
+    # The second failure is the call's own time-out again, or, when the stub's /v1/models answer
+    # is slower than the one second the run waits for it (a loaded machine), the busy-server
+    # message about the call abandoned after 1 s: both say the per-call limit, never the run's.
+    waited = ("within 1 s", "gave up on after 1 s")
+    assert len(failed) == 2 and "within 1 s" in failed[0], failed
+    assert any(said in failed[1] for said in waited), failed
 
 
 def test_the_text_loop_waits_the_per_call_time_out_too(monkeypatch) -> None:
