@@ -18,6 +18,7 @@ another port (another origin: CORS) with the ``openai`` SDK.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import subprocess
@@ -178,17 +179,40 @@ def open_notebook(driver, url: str, path: str) -> float:
     bring one of them to the front: then a click on ``path``'s tab brings it back.
     """
     started = time.monotonic()
-    driver.get(f"{url}/lab/index.html?path={path}")
-    wait_for(lambda: by_css(driver, ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell"), what=f"{path} to open")
     name = Path(path).name
     tab = (f"//li[contains(@class,'lm-TabBar-tab')]"
            f"[.//div[contains(@class,'lm-TabBar-tabLabel') and text()='{name}']]")
-    wait_for(lambda: driver.find_elements("xpath", tab), timeout=180, what=f"{name}'s tab")[0].click()
+    save_the_front(driver)  # a page with unsaved work may keep the browser from leaving it
+    for attempt in range(1, 4):
+        driver.get(f"{url}/lab/index.html?path={path}")
+        wait_for(lambda: by_css(driver, ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell"),
+                 timeout=180, what=f"{path} to open")
+        try:
+            found = wait_for(lambda: driver.find_elements("xpath", tab), timeout=60, what=f"{name}'s tab")
+            break
+        except AssertionError:
+            # Seen under load: the page restored its earlier tabs and never opened ?path=
+            # (1 run in 3 at load 12). A student would open the file again; so does the test.
+            if attempt == 3:
+                raise
+            print(f"{name}'s tab did not appear after {attempt} load(s) of the page: loading it again")
+    found[0].click()
     wait_for(lambda: by_css(driver, ".jp-NotebookPanel:not(.lm-mod-hidden)")[0].get_attribute("id")
              and name in panel_title(driver), what=f"{name} to be in front")
-    wait_for(lambda: kernel_state(driver) == "idle" and "| Idle" in status_bar(driver), timeout=180,
+    wait_for(lambda: kernel_state(driver) == "idle" and "| Idle" in status_bar(driver), timeout=400,
              what=f"{path}'s kernel to start")
     return time.monotonic() - started
+
+
+def save_the_front(driver) -> None:
+    """Save the notebook in front (Ctrl+S), as a student does before opening another one."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    if by_css(driver, ".lm-TabBar-tab.jp-mod-dirty"):  # no click: it could land on a widget
+        ActionChains(driver).key_down(Keys.CONTROL).send_keys("s").key_up(Keys.CONTROL).perform()
+        with contextlib.suppress(AssertionError):  # not saved: the reload below still copes
+            wait_for(lambda: not by_css(driver, ".lm-TabBar-tab.jp-mod-dirty"), timeout=20)
 
 
 def panel_title(driver) -> str:
