@@ -157,6 +157,13 @@ EXAMPLES = (
              "Run tools with tools.run(step.tool, step.input): an unknown name comes back as text."),
     _example("the tool gets the parsed input", ADD_UP, "Pass step.input, not the whole reply."),
 )
+HIDDEN = (
+    Example("a failing tool's error is an observation", ("", "Thought: Divide.\nAction: calculate\n"
+            "Action Input: 1 / 0"), "tools.run turns a tool's error into text: it is the observation."),
+    Example("an answer after an invented observation is not the step's",
+            ("Question: ?", ASK_PEN + "\nObservation: 9\nFinal Answer: 9"),
+            "With STOP the reply ends before the invented observation: the step is the action."),
+)
 HISTORIES = (PROMPT, "Question: What do 3 notebooks and 2 pens cost?", "", "Frage: Preis? ✓\n")
 REPLIES = (ASK_PEN, ASK_PEN + INVENTED, ANSWER, UNREADABLE, UNKNOWN_TOOL, ADD_UP, "Action: finish[16]",
            "Thought: x\nAction: price\nAction Input: notebook\nObservation: A notebook costs 1.")
@@ -204,7 +211,7 @@ def _show(args: tuple) -> str:
 
 SPEC = define(Spec(
     "02.one_step", "one step of the loop", "one_step", key, EXAMPLES, _replies, RULES, faults=FAULTS,
-    observe=observe, compare=compare, show=_show, count=200,
+    observe=observe, compare=compare, show=_show, count=200, time_limit=30.0, hidden=HIDDEN,
     hints=(
         "Three outcomes of rc.parse_step(reply): rc.FinalAnswer (return history, step.answer), rc.Action "
         "(observation = tools.run(step.tool, step.input)), rc.ParseError (observation = step.message).",

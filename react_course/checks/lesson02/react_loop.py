@@ -142,7 +142,7 @@ def _budget(args: tuple, got: list) -> list[tuple[list, dict]]:
 
 
 def _readable_actions(run: list) -> bool:
-    steps = [parse_step(reply) for reply in run[1][: run[2] or 5]] if run[1] != DEMO else []
+    steps = [parse_step(reply) for reply in run[1][:_limit(run)]] if run[1] != DEMO else []
     return all(isinstance(s, Action) and s.tool in ("price", "calculate") for s in steps)
 
 
@@ -254,6 +254,11 @@ EXAMPLES = (
     _example("an unknown tool does not crash the loop", [COST, ANSWER],
              "Run tools with tools.run(step.tool, step.input): an unknown name comes back as text."),
 )
+HIDDEN = (
+    _example("max_steps=0 makes no call", NEVER, "range(0) is empty: no call, then the hand-over.", 0),
+    _example("an answer after a parse error and an unknown tool", [UNREADABLE, COST, ANSWER],
+             "Every reply is a step; the third one answers within max_steps=3.", 3),
+)
 SHOP = (ASK_NOTEBOOK, ASK_PEN, ADD_UP, ANSWER, UNREADABLE, COST, "Final Answer: 16",
         ASK_PEN + "\nObservation: A pen costs 99.")
 
@@ -267,8 +272,12 @@ def _runs(draw: Draw) -> tuple:
     return ([first, run("What do 2 pens cost?")] if draw.below(4) == 0 else [first],)
 
 
+def _limit(run: list) -> int:
+    return 5 if run[2] is None else run[2]
+
+
 def _steps(run: list) -> list:
-    return [parse_step(reply.split(STOP[0], 1)[0]) for reply in run[1][: 5 if run[2] is None else run[2]]]
+    return [parse_step(reply.split(STOP[0], 1)[0]) for reply in run[1][:_limit(run)]]
 
 
 def _edge(test: Callable[[list], bool]) -> Callable[[tuple], bool]:
@@ -287,16 +296,18 @@ RULES = (
     Rule(EVERY,
          ("replies that cannot be read count as steps", "calls to unknown tools count as steps", GENERATED),
          edge=_edge(lambda run: any(isinstance(s, ParseError) for s in _steps(run)))),
-    Rule(WITH_STOP, ("every call sends the stop sequence",)),
+    Rule(WITH_STOP, ("every call sends the stop sequence", GENERATED),
+         edge=_edge(lambda run: any(STOP[0] in reply for reply in run[1][:_limit(run)]))),
     Rule(APPEND, ("each observation is in the next prompt", "the model's own replies are in the next prompt",
                   GENERATED), edge=_edge(lambda run: sum(isinstance(s, Action) for s in _steps(run)) > 1)),
     Rule(ANSWERED, ("a first reply that is a final answer ends the loop",
          "a final answer on the last allowed step counts",
          "solves the shop question with the course's scripted model", GENERATED), edge=_edge(lambda run: (
          bool(run[2]) and len(_steps(run)) == run[2] and isinstance(_steps(run)[-1], FinalAnswer)))),
-    Rule(HAND_OVER, ("stops after max_steps calls and hands over",)),
+    Rule(HAND_OVER, ("stops after max_steps calls and hands over", GENERATED),
+         edge=_edge(lambda run: not any(isinstance(s, FinalAnswer) for s in _steps(run)))),
     Rule(NEVER_NONE, ("stops after max_steps calls and hands over",)),
-    Rule(DEFAULT, ("the default limit is 5 steps",)),
+    Rule(DEFAULT, ("the default limit is 5 steps", GENERATED), edge=_edge(lambda run: run[2] is None)),
 )
 
 
@@ -311,7 +322,7 @@ def _show(args: tuple) -> str:
 
 SPEC = define(Spec(
     "02.react_loop", "the loop with its step limit", "react_loop", key, EXAMPLES, _runs, RULES, faults=FAULTS,
-    observe=observe, compare=compare, show=_show, count=150, time_limit=60.0,
+    observe=observe, compare=compare, show=_show, count=150, time_limit=60.0, hidden=HIDDEN,
     hints=(
         "for _ in range(max_steps): ... one step ... ; after the for loop, return "
         "f'Could not finish within {max_steps} steps ...'. A for loop cannot forget its limit.",

@@ -245,7 +245,16 @@ EXAMPLES = (
     _example("the caller's list of replies is left unchanged", [["first reply", "second reply"]],
              [[0, "p", None, "none"]], "Copy the list first: remaining = list(replies)."),
 )
-REPLIES = (OBS_REPLY, TWICE, SPECIAL, STARRED, TWO_STOPS, "Final Answer: 4", "", "  spaced  \n",
+HIDDEN = (
+    _example("a stop at the very start leaves nothing", [["\nObservation: 99", "b"]],
+             [[0, "p1", OBS, "position"], [0, "p2", [], "keyword"]], "Cut at index 0: the reply is ''."),
+    _example("two models, called in turn, each with its stops", [[TWO_STOPS, "x"], [TWICE]],
+             [[1, "b1", OBS, "position"], [0, "a1", ["\nQuestion", "\nObservation"], "keyword"],
+              [1, "b2", None, "none"], [0, "a2", None, "none"]],
+             "Each model plays its own script and records its own prompts; the one that runs out raises."),
+)
+REPLIES = ("\nObservation: 99", OBS_REPLY, TWICE, SPECIAL, STARRED, TWO_STOPS, "Final Answer: 4", "",
+           "  spaced  \n",
            "Zürich ✓\nObservation", "a\nObservation\nb\nObservation", "x|y*z\nb",
            "Action: price\nobservation: 7\nObservation: 8")
 STOPS = (None, OBS, ["Observation", "\nb"], [], ["b", "\nObservation"], ["\nQuestion", "\nObservation"],
@@ -276,7 +285,8 @@ RULES = (
     Rule(STOP_GIVEN,
          ("with no stop, the whole reply comes back", "stop passed by position, as a loop passes it",
          "a stop that is not in the reply changes nothing"), edge=_each(lambda r, s: s is None)),
-    Rule(CUT, ("the reply is cut just before the stop sequence",)),
+    Rule(CUT, ("the reply is cut just before the stop sequence", GENERATED),
+         edge=_each(lambda r, s: any(_occurs(r, x) and r.find(x) == 0 for x in s or ()))),
     Rule(EARLIEST, ("several stops: cut at the one that comes first in the reply", GENERATED),
          edge=_each(lambda r, s: (
          len(s or ()) > 1 and _occurs(r, s[0]) and _occurs(r, s[1]) and r.find(s[1]) < r.find(s[0])))),
@@ -284,13 +294,15 @@ RULES = (
          edge=_each(lambda r, s: any(_occurs(r, x) and set(x) & set("|*") for x in s or ()))),
     Rule(FIRST, ("a stop that occurs twice: cut at its first occurrence", GENERATED),
          edge=_each(lambda r, s: any(_occurs(r, x) and r.count(x) > 1 for x in s or ()))),
-    Rule(NOT_RETURNED, ("the reply is cut just before the stop sequence",)),
+    Rule(NOT_RETURNED, ("the reply is cut just before the stop sequence", GENERATED),
+         edge=_each(lambda r, s: any(_occurs(r, x) for x in s or ()))),
     Rule(AS_WRITTEN, ("a reply comes back exactly as written, spaces and newlines included", GENERATED),
          edge=_each(lambda r, s: r is not None and r != r.strip())),
     Rule(RECORDS, ("model.prompts records every prompt, in order",)),
     Rule(RUN_OUT_RECORDED, ("the call that runs out is recorded too", GENERATED),
          edge=_each(lambda r, s: r is None)),
-    Rule(RAISES, ("running out raises RuntimeError", "an empty script raises on its first call")),
+    Rule(RAISES, ("running out raises RuntimeError", "an empty script raises on its first call", GENERATED),
+         edge=lambda args: [] in args[0] and bool(args[1])),
     Rule(SAYS, ("running out raises RuntimeError",)),
     Rule(CALLERS, ("the caller's list of replies is left unchanged",)),
     Rule(APART, ("two models keep their own replies and prompts", GENERATED),
@@ -308,7 +320,7 @@ def _show(args: tuple) -> str:
 
 SPEC = define(Spec(
     "02.scripted_model", "a scripted model", "make_scripted_model", key, EXAMPLES, _scripts, RULES,
-    faults=FAULTS, observe=observe, compare=compare, show=_show, count=200,
+    faults=FAULTS, observe=observe, compare=compare, show=_show, count=200, time_limit=30.0, hidden=HIDDEN,
     hints=(
         "Copy the replies into a list of your own inside make_scripted_model, define model() inside it, "
         "and attach the list of prompts to it: model.prompts = [].",
