@@ -1189,7 +1189,12 @@ def loop_on_one_step(question, model, tools, max_steps=5):
     return f"Could not finish within {max_steps} steps. Hand this to a person: {question}"
 
 
+def loop_limit_named_limit(question, model, tools, limit=5):
+    return react_loop(question, model, tools, limit)
+
+
 LOOP_NEW = {
+    "the limit named `limit`": ("`react_loop(question, model, tools, max_steps=5)`", loop_limit_named_limit),
     "max_steps=0 read as the default": ("at most `max_steps` times", loop_zero_means_the_default),
     "a hand-over in lower case": ('return a hand-over text that starts with `"Could not finish"`',
                                   loop_lower_case_hand_over),

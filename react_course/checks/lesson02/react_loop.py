@@ -162,6 +162,9 @@ HAND_OVER = 'return a hand-over text that starts with `"Could not finish"`'
 NEVER_NONE = "Never `None`."
 DEFAULT = "`react_loop(question, model, tools, max_steps=5)`"
 FAULTS = (
+    Fault(DEFAULT, "The limit is the keyword argument max_steps: react_loop(question, model, tools, "
+          "max_steps=5).",
+          found=_any(lambda run, w, g: isinstance(g["answer"], Raised) and "max_steps" in g["answer"])),
     Fault(DEFAULT,
           "Keep the signature react_loop(question, model, tools, max_steps=5): the default limit is 5.",
           found=lambda args, want, got: any(run[2] is None for run, _ in _budget(args, got))),
