@@ -26,7 +26,8 @@ ALL = exercises()
 
 
 def test_every_function_exercise_has_a_generated_comparison() -> None:
-    assert set(COMPARISONS) == set(ALL) - VALUE_EXERCISES - OWN_COMPARISON
+    # a value exercise defined as a spec (02.predict_calls) has one too, over the parts it compares
+    assert set(COMPARISONS) - VALUE_EXERCISES == set(ALL) - VALUE_EXERCISES - OWN_COMPARISON
 
 
 @pytest.mark.parametrize("exercise_id", sorted(COMPARISONS))

@@ -1,7 +1,7 @@
-"""What lesson 02's exercises share: the shop question, the model's replies, logged tools.
+"""What lesson 02's specs share: the shop question, the model's replies, tools that log their calls.
 
-The tools are small registries that log their calls, so a check can tell
-whether a tool ran, how often and on what input.
+The tools log their calls, so a check can tell whether a tool ran, how often and
+on what input.
 """
 
 from __future__ import annotations
@@ -9,8 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...calculator import calculate
+from ...prompts import build_prompt
 from ...tools import ToolRegistry
-from ..values import Shown
+from ..plain import Opaque
+from ..values import describe
 
 QUESTION = "What do 3 notebooks and 2 pens cost?"
 STOP = ["\nObservation"]  # the student's STOP, as the hints and messages name it
@@ -22,9 +24,6 @@ ADD_UP = "Thought: Now I add it up.\nAction: calculate\nAction Input: 3 * 4 + 2 
 ANSWER = "Thought: I now know the answer\nFinal Answer: 3 notebooks and 2 pens cost 16."
 INVENTED = "\nObservation: A pen costs 99.\nThought: So 2 pens cost 198.\nFinal Answer: 198"
 UNREADABLE = "I think the total is 16."
-
-
-Text = Shown  # a description shown as is in the feedback (a plain str would be shown quoted)
 
 
 def logged_tools(log: list[tuple[str, str]]) -> ToolRegistry:
@@ -46,7 +45,23 @@ def logged_tools(log: list[tuple[str, str]]) -> ToolRegistry:
     return ToolRegistry({"price": price, "calculate": calc})
 
 
-def stop_was_sent(stop: Any) -> bool:
-    """Whether the stops sent with a model call include an Observation one."""
-    return any("Observation" in s for s in (stop or ()))
+def first_prompt(question: str) -> str:
+    """The history a loop starts from, with the logged tools."""
+    tools = logged_tools([])
+    return build_prompt(question, tools.describe(), tools.names)
 
+
+PROMPT = first_prompt(QUESTION)
+
+
+def sent_value(stop: Any) -> Any:
+    """The stop a model call was sent, as plain data.
+
+    >>> sent_value(("\\nObservation",)), sent_value(None)
+    (['\\nObservation'], None)
+    """
+    if stop is None:
+        return None
+    if isinstance(stop, list | tuple) and all(isinstance(s, str) for s in stop):
+        return list(stop)
+    return Opaque(describe(stop))

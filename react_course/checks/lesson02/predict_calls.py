@@ -1,90 +1,97 @@
-"""Check ``02.predict_calls``: predict a run at its step limit, as (model calls, end reason).
+"""02.predict_calls as a spec: predict a run at its step limit, as (model calls, end reason).
 
-The run is the one in the lesson: two actions, an unreadable reply, then an
-answer, with max_steps=3. A wrong count or reason gets the step it missed
-(the unreadable reply still costs a call; the extra call after the limit).
+The student gives a value, not a function. The key is the run itself, made by the
+library (``rc.run_react`` on the lesson's four replies, ``max_steps=3``), so the
+prediction is held to what the loop really does. Each case compares one part of
+the prediction, named by its plain argument: the pair, ``prediction[0]`` or
+``prediction[1]``. There is no input space to generate, so the check shows no
+generated case (the registry still holds a comparison over the three parts).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .. import exercise
-from ..framework import Case, describe
-from .common import Text
+from ...loop import run_react
+from ...models import ScriptedModel
+from ...tools import shop_tools
+from ..framework import Case
+from ..plain import Opaque
+from ..spec import Example, Fault, Rule, Spec, define
+from ..values import describe
+from .common import QUESTION
+
+REPLIES = ("Thought: I need the price of a notebook.\nAction: price\nAction Input: notebook",
+           "Thought: Now the pen.\nAction: price\nAction Input: pen", "The total must be 16.",
+           "Thought: I now know the answer\nFinal Answer: 16")
+PAIR, CALLS, REASON = "the pair", "prediction[0]", "prediction[1]"
 
 
-def _calls_test(got: Any) -> bool | str:
-    calls = got[0] if isinstance(got, tuple | list) and got else got
-    if calls == 4:
-        return True
-    if calls == 3:
-        return "3 is the step limit; at the limit run_react makes one more call, asking for a final answer"
-    if calls == 2:
-        return "the unreadable third reply still cost a model call: it counts as a step"
-    return False
+def key() -> tuple[int, str]:
+    """The answer key: the library's run, as (model calls, end reason)."""
+    run = run_react(QUESTION, ScriptedModel(REPLIES), shop_tools(), max_steps=3)
+    return run.model_calls, run.end_reason
 
 
-def _reason_test(got: Any) -> bool | str:
-    reason = got[1] if isinstance(got, tuple | list) and len(got) > 1 else None
-    if reason == "step_limit":
-        return True
-    if reason == "final_answer":
-        return ("the final answer came in the extra call made after the limit, so the run "
-                "ended by its step limit and the answer is labelled best effort")
-    return False
+def observe(given: Any, args: tuple) -> Any:
+    """The part ``args[0]`` names of the prediction (the key is called to make its own)."""
+    value = given() if callable(given) else given
+    pair = isinstance(value, tuple | list)
+    if args[0] == PAIR:
+        return "a tuple of two items" if pair and len(value) == 2 else Opaque(describe(value))
+    item = value[args[0] == REASON] if pair and len(value) > (args[0] == REASON) else value
+    return item if isinstance(item, int | str | None) else Opaque(describe(item))
 
 
-def _item(got: Any, index: int) -> Any:
-    return got[index] if isinstance(got, tuple | list) and len(got) > index else got
-
-
-RULES = {
-    "How many times is the model called": ("number of model calls",),
-    "what is the run's `end_reason`?": ("end reason",),
-    "Write your prediction as a tuple `(model_calls, end_reason)`": (
-        "it is a (model calls, end reason) pair",),
-}
-
-
-@exercise(
-    "02.predict_calls",
-    "predict a run at its step limit",
-    hints=(
-        "Go through the replies one by one with max_steps=3: which step does each one take, and "
-        "what does the program write back?",
-        "An unreadable reply still uses up a step: the program answers it with a parse-error "
-        "observation.",
-        "After max_steps calls without an answer, run_react makes one more call that may only "
-        "answer, and labels that answer best effort.",
-    ),
-    rules=RULES,
+SHAPE = "Write your prediction as a tuple `(model_calls, end_reason)`"
+HOW_MANY = "How many times is the model called"
+END_REASON = "what is the run's `end_reason`?"
+FAULTS = (
+    Fault(SHAPE, "Write a tuple: (model calls, end reason), e.g. (5, 'final_answer').",
+          found=lambda args, want, got: args[0] == PAIR),
+    Fault(HOW_MANY,
+          "3 is the step limit; at the limit run_react makes one more call, asking for a final answer.",
+          found=lambda args, want, got: args[0] == CALLS and got == 3),
+    Fault(HOW_MANY, "The unreadable third reply still cost a model call: it counts as a step.",
+          found=lambda args, want, got: args[0] == CALLS and got == 2),
+    Fault(HOW_MANY, "Count the replies the run uses, including the extra one at the step limit.",
+          found=lambda args, want, got: args[0] == CALLS),
+    Fault(END_REASON, "The final answer came in the extra call made after the limit, so the run ended by its "
+          "step limit and the answer is labelled best effort.",
+          found=lambda args, want, got: got == "final_answer"),
+    Fault(END_REASON,
+          "The end reasons are listed in rc.END_REASONS; which one fits a run that used up its steps?",
+          found=lambda args, want, got: args[0] == REASON),
 )
-def predict_calls_cases(answer: Any) -> Any:
-    shape = "write a tuple: (model calls, end reason), e.g. (5, 'final_answer')"
-    yield Case(
-        "it is a (model calls, end reason) pair",
-        lambda: answer,
-        test=lambda got: (isinstance(got, tuple | list) and len(got) == 2) or shape,
-        expected=Text("a tuple of two items"),
-        given="prediction: (model calls, end reason)",
-        hint=shape,
-    )
-    yield Case(
-        "number of model calls",
-        lambda: answer,
-        test=_calls_test,
-        expected=Text("4"),
-        show=lambda got: describe(_item(got, 0)),
-        given="prediction[0]: how many times the model is called in the run",
-        hint="Count the replies the run uses, including the extra one at the step limit.",
-    )
-    yield Case(
-        "end reason",
-        lambda: answer,
-        test=_reason_test,
-        expected=Text("'step_limit'"),
-        show=lambda got: describe(_item(got, 1)),
-        given="prediction[1]: the run's end_reason",
-        hint="The end reasons are listed in rc.END_REASONS; which one fits a run that used up its steps?",
-    )
+EXAMPLES = (
+    Example("it is a (model calls, end reason) pair", (PAIR,), "Write a tuple: (model calls, end reason)."),
+    Example("number of model calls", (CALLS,),
+            "Count the replies the run uses, including the extra one at the step limit."),
+    Example("end reason", (REASON,), "The end reasons are listed in rc.END_REASONS."),
+)
+RULES = (Rule(HOW_MANY, ("number of model calls",)), Rule(END_REASON, ("end reason",)),
+         Rule(SHAPE, ("it is a (model calls, end reason) pair",)))
+SAYS = {PAIR: "prediction: (model calls, end reason)",
+        CALLS: "prediction[0]: how many times the model is called in the run",
+        REASON: "prediction[1]: the run's end_reason"}
+
+
+class Prediction(Spec):
+    """A spec whose student gives a value: its cases are the examples, with no generated inputs."""
+
+    def cases(self, student: Any) -> list[Case]:
+        return self._example_cases(student, self.examples)
+
+
+SPEC = define(Prediction(
+    "02.predict_calls", "predict a run at its step limit", "prediction", key, EXAMPLES,
+    lambda draw: (draw.pick((PAIR, CALLS, REASON)),), RULES, faults=FAULTS, observe=observe, count=3,
+    show=lambda args: SAYS[args[0]],
+    hints=(
+        "Go through the replies one by one with max_steps=3: which step does each one take, and what "
+        "does the program write back?",
+        "An unreadable reply still uses up a step: the program answers it with a parse-error observation.",
+        "After max_steps calls without an answer, run_react makes one more call that may only answer, "
+        "and labels that answer best effort.",
+    )))
+__all__ = ["SPEC", "key"]

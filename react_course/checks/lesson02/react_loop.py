@@ -1,297 +1,339 @@
-"""Check ``02.react_loop``: the loop with its step limit, ``react_loop(question, model, tools)``.
+"""02.react_loop as a spec: the loop with its step limit, ``react_loop(question, model, tools)``.
 
-Every case hands the student's loop a ``GuardedModel``: a loop that forgets
-its step limit fails with a clear message instead of hanging. The cases look
-at the answer, the number of model calls, and what each prompt held.
+The arguments are plain data: one run or two in a row, each ``[question, the model's
+replies (or "the course's demo model"), max_steps]`` (``None``: the default). ``observe``
+hands the loop tools that log their calls and a ``GuardedModel`` that raises
+``CallBudgetExceeded`` on the call after the limit, so a loop without a limit fails on
+a count, never on a clock. The script is padded with actions, so it never runs out
+first. What is compared, per run, is what the run did: the answer (a hand-over by its
+start, "Could not finish"), the number of model calls, the calls sent without
+``STOP``, the first prompt, what each later prompt added (the reply, as written or
+rendered anew, then its observation), and the tools that ran.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from ...demo import demo_model
 from ...models import ScriptedModel
-from ...tools import shop_tools
-from .. import exercise
-from ..framework import Case, describe
+from ...parsing import Action, FinalAnswer, ParseError, parse_step
+from ...prompts import build_prompt, render_action
+from ..framework import CallBudgetExceeded
+from ..generated import Draw
 from ..guards import GuardedModel
-from .common import ADD_UP, ANSWER, ASK_NOTEBOOK, ASK_PEN, QUESTION, UNREADABLE, Text, logged_tools
-from .generated_runs import REACT_LOOP
-from .loop_prompts import (
-    calls,
-    every_stop,
-    fed_back,
+from ..lesson03.replies import any_reply
+from ..plain import Opaque, Raised
+from ..spec import GENERATED, Example, Fault, Rule, Spec, define
+from ..values import describe
+from .common import (
+    ADD_UP,
+    ANSWER,
+    ASK_NOTEBOOK,
+    ASK_PEN,
+    QUESTION,
+    STOP,
+    UNREADABLE,
     first_prompt,
-    reads_on,
-    replies_kept,
-    show_scratchpads,
+    logged_tools,
 )
-from .loop_runs import always, answers, hand_over, never_answers, prompts, run_loop, show_answer
+from .one_step import key as one_step
 
-GENERATED = REACT_LOOP.name
-RULES = {
-    "start the history with `rc.build_prompt(question, tools.describe(), tools.names)`": (
-        "the first prompt holds the tools and the question", "each call starts a new history"),
-    "use only the `model` and `tools` your function is given": (
-        "runs the tools it is given", "the first prompt holds the tools and the question"),
-    "take steps as in exercise 2.2": (
-        "a reply that cannot be read does not end the loop", "an unknown tool does not crash the loop"),
-    "at most `max_steps` times": (
-        "stops after max_steps calls and hands over", "max_steps=1 allows one call"),
-    "every call counts as a step, whatever the reply": (
-        "replies that cannot be read count as steps", "calls to unknown tools count as steps", GENERATED),
-    "always with `STOP`": ("every call sends the stop sequence",),
-    "append each reply and then its observation to the history": (
-        "each observation is in the next prompt", "the model's own replies are in the next prompt",
-        GENERATED),
-    "return the answer's text as soon as a reply is a final answer": (
-        "a first reply that is a final answer ends the loop",
-        "a final answer on the last allowed step counts",
-        "solves the shop question with the course's scripted model"),
-    "return a hand-over text that starts with `\"Could not finish\"`": (
-        "stops after max_steps calls and hands over",),
-    "Never `None`.": ("stops after max_steps calls and hands over",),
-    "`react_loop(question, model, tools, max_steps=5)`": ("the default limit is 5 steps",),
-}
+DEMO = "the course's demo model"
+HANDED_OVER = "a hand-over that starts 'Could not finish'"
+PADDING = "Thought: More.\nAction: price\nAction Input: pen"
 
 
-@exercise(
-    "02.react_loop",
-    "the loop with its step limit",
-    rules=RULES,
+def key(question: str, model: Callable, tools: Any, max_steps: int = 5) -> str:
+    """The answer key: at most max_steps calls, each a step of 2.2; then a hand-over."""
+    history = build_prompt(question, tools.describe(), tools.names)
+    for _ in range(max_steps):
+        history, answer = one_step(history, model, tools)
+        if answer is not None:
+            return answer
+    return f"Could not finish within {max_steps} steps. Hand this to a person: {question}"
+
+
+def _added(before: str, prompt: str, reply: str, number: int) -> str:
+    """What prompt ``number`` added to the one before it, said in words."""
+    step, observation = parse_step(reply), _observation(reply)
+    if not prompt.startswith(before):
+        return f"prompt {number} does not start with prompt {number - 1}: keep appending to one history"
+    added = prompt[len(before) :]
+    rendered = render_action(step.thought, step.tool, step.input) if isinstance(step, Action) else reply
+    if added in (f"\n{text}\nObservation: {observation}" for text in (reply, rendered)):
+        return "reply, then its observation"
+    if f"Observation: {observation}" not in added:
+        shown = describe(observation, 60)[1:-1]
+        return f"prompt {number} does not hold 'Observation: {shown}'; it added {added!r}"
+    if any(line.strip() and line not in added for line in rendered.splitlines()):
+        return (f"prompt {number} does not hold the model's reply {number - 1}: the model never sees its own "
+                f"earlier thoughts and actions; it added {added!r}")
+    return f"prompt {number} added {added!r}"
+
+
+def _observation(reply: str) -> str:
+    step = parse_step(reply)
+    return (logged_tools([]).run(step.tool, step.input) if isinstance(step, Action)
+            else getattr(step, "message", ""))
+
+
+def _run(loop: Callable, question: str, script: Any, max_steps: int | None) -> dict[str, Any]:
+    log: list = []
+    limit = 5 if max_steps is None else max_steps
+    inner = demo_model() if script == DEMO else ScriptedModel([*script, *[PADDING] * (limit + 1)])
+    guard, calls = GuardedModel(inner, limit), []
+
+    def model(prompt: Any, stop: Any = None) -> str:
+        calls.append([prompt, stop, None])
+        calls[-1][2] = guard(prompt, stop)
+        return calls[-1][2]
+
+    options = {} if max_steps is None else {"max_steps": max_steps}
+    try:
+        answer = loop(question, model, logged_tools(log), **options)
+    except NotImplementedError:
+        raise
+    except (Exception, CallBudgetExceeded) as error:  # what the loop raised is part of what it did
+        answer = Raised.of(error)
+    prompts = [p if isinstance(p, str) else Opaque(describe(p)) for p, _, _ in calls]
+    return {
+        "answer": HANDED_OVER
+        if isinstance(answer, str) and answer.startswith("Could not finish")
+        else answer
+        if isinstance(answer, str | None)
+        else Opaque(describe(answer)),
+        "model calls": len(calls),
+        "calls sent without STOP": [n for n, (_, stop, _) in enumerate(calls, 1)
+                                    if not (isinstance(stop, list | tuple) and list(stop) == STOP)],
+        "first prompt": prompts[:1]
+        if prompts[:1] != [first_prompt(question)]
+        else ["rc.build_prompt(question, tools.describe(), tools.names)"],
+        "each later prompt": [
+            _added(a, b, r, n) if all(map(_text, (a, b, r))) else describe(b)
+            for n, (a, b, r) in enumerate(zip(prompts, prompts[1:], [c[2] for c in calls], strict=False), 2)
+        ],
+        "tools ran": [list(entry) for entry in log],
+    }
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str) and not isinstance(value, Opaque)
+
+
+def observe(loop: Callable[..., Any], args: tuple) -> list[dict[str, Any]]:
+    return [_run(loop, *run) for run in args[0]]
+
+
+def compare(args: tuple, want: list, got: Any) -> bool | str:
+    if got == want:
+        return True
+    number, mine, yours = next((n, w, g) for n, (w, g) in enumerate(zip(want, got, strict=True), 1) if w != g)
+    field = next(name for name in mine if yours[name] != mine[name])
+    run = f"run {number}: " if len(want) > 1 else ""
+    return f"{run}{field}: {yours[field]!r}, expected {mine[field]!r}"
+
+
+def _budget(args: tuple, got: list) -> list[tuple[list, dict]]:
+    """The runs the guard stopped, with their arguments."""
+    return [(run, seen) for run, seen in zip(args[0], got, strict=True)
+            if isinstance(seen["answer"], Raised) and "more than" in seen["answer"]]
+
+
+def _readable_actions(run: list) -> bool:
+    steps = [parse_step(reply) for reply in run[1][:_limit(run)]] if run[1] != DEMO else []
+    return all(isinstance(s, Action) and s.tool in ("price", "calculate") for s in steps)
+
+
+def _any(test: Callable[[list, dict, dict], bool]) -> Callable[[tuple, Any, Any], bool]:
+    return lambda args, want, got: any(test(run, w, g) for run, w, g in zip(args[0], want, got, strict=True))
+
+
+START = "start the history with `rc.build_prompt(question, tools.describe(), tools.names)`"
+GIVEN = "use only the `model` and `tools` your function is given"
+STEPS = "take steps as in exercise 2.2"
+AT_MOST = "at most `max_steps` times"
+EVERY = "every call counts as a step, whatever the reply"
+WITH_STOP = "always with `STOP`"
+APPEND = "append each reply and then its observation to the history"
+ANSWERED = "return the answer's text as soon as a reply is a final answer"
+HAND_OVER = 'return a hand-over text that starts with `"Could not finish"`'
+NEVER_NONE = "Never `None`."
+DEFAULT = "`react_loop(question, model, tools, max_steps=5)`"
+FAULTS = (
+    Fault(DEFAULT, "The limit is the keyword argument max_steps: react_loop(question, model, tools, "
+          "max_steps=5).",
+          found=_any(lambda run, w, g: isinstance(g["answer"], Raised) and "max_steps" in g["answer"])),
+    Fault(DEFAULT,
+          "Keep the signature react_loop(question, model, tools, max_steps=5): the default limit is 5.",
+          found=lambda args, want, got: any(run[2] is None for run, _ in _budget(args, got))),
+    Fault(AT_MOST, "Call the model once per step (each call is a step), and append the reply and its "
+          "observation before the next call.",
+          found=lambda args, want, got: any("same prompt" in seen["answer"]
+                                            for _, seen in _budget(args, got))),
+    Fault(AT_MOST, "Loop with for _ in range(max_steps): one model call per turn, max_steps turns at most.",
+          found=lambda args, want, got: any(_readable_actions(run) for run, _ in _budget(args, got))),
+    Fault(EVERY, "max_steps counts model calls, whatever the reply: a loop that counts only tool calls never "
+          "stops when a model never writes a readable reply or names a real tool.",
+          found=lambda args, want, got: bool(_budget(args, got))),
+    Fault(STEPS,
+          "Run tools with tools.run(step.tool, step.input): an unknown name comes back as text, and an "
+          "rc.ParseError's message is an observation too.",
+          found=_any(lambda run, w, g: isinstance(g["answer"], Raised))),
+    Fault(WITH_STOP, "Call model(history, STOP) on every step, not model(history).",
+          found=_any(lambda run, w, g: bool(g["calls sent without STOP"]))),
+    Fault(GIVEN, "Run tools.run(step.tool, step.input) on the tools your function was given, never on "
+          "rc.default_tools() or tools of your own.",
+          found=_any(lambda run, w, g: bool(w["tools ran"]) and not g["tools ran"])),
+    Fault(START, "history = rc.build_prompt(question, tools.describe(), tools.names), inside react_loop on "
+          "every call: never a global or a default argument that keeps the last run's steps.",
+          found=_any(lambda run, w, g: g["first prompt"] != w["first prompt"])),
+    Fault(NEVER_NONE, "At the step limit return a hand-over text, never None.",
+          found=_any(lambda run, w, g: w["answer"] == HANDED_OVER and g["answer"] is None)),
+    Fault(AT_MOST, "range(max_steps) gives max_steps turns; count model calls, not tool calls.",
+          found=_any(lambda run, w, g: (
+          w["answer"] == g["answer"] == HANDED_OVER and w["model calls"] != g["model calls"]))),
+    Fault(HAND_OVER,
+          "After max_steps calls without an answer, return a text that starts with 'Could not finish'.",
+          found=_any(lambda run, w, g: (
+          w["answer"] == HANDED_OVER != g["answer"] and g["model calls"] == w["model calls"]))),
+    Fault(STEPS, "For an rc.ParseError, the observation is step.message; append it like any other and go on.",
+          found=_any(lambda run, w, g: g["model calls"] < w["model calls"])),
+    Fault(ANSWERED,
+          "As soon as parse_step gives an rc.FinalAnswer, return its .answer: do not call the model again.",
+          found=_any(lambda run, w, g: w["answer"] != HANDED_OVER and g["model calls"] > w["model calls"])),
+    Fault(APPEND,
+          "Append the reply itself, then its observation: history += '\\n' + reply + '\\nObservation: "
+          "' + observation, to one history you send whole each time.", found=_any(
+          lambda run, w, g: g["each later prompt"] != w["each later prompt"][: len(g["each later prompt"])])),
+    Fault(ANSWERED,
+          "Read every reply: as soon as parse_step gives an rc.FinalAnswer, return its .answer, even "
+          "on the last allowed step, and do not call the model again.",
+          found=_any(lambda run, w, g: w["answer"] != HANDED_OVER)),
+)
+
+
+def _example(name: str, script: Any, hint: str, max_steps: int | None = 5, then: list | None = None
+) -> Example:
+    return Example(name, ([[QUESTION, script, max_steps], *([then] if then else [])],), hint)
+
+
+NEVER = [f"Thought: I still need more prices.\nAction: price\nAction Input: item {n}" for n in range(1, 7)]
+COST = "Thought: I need a price.\nAction: cost\nAction Input: pen"
+RUN = [ASK_NOTEBOOK, ASK_PEN, ANSWER]
+EXAMPLES = (
+    _example("solves the shop question with the course's scripted model", DEMO,
+             "The course model reads the observations in its prompt: append each reply and its "
+             "'Observation: ...' line to the history you send next.", None),
+    _example("a first reply that is a final answer ends the loop", [ANSWER, *RUN],
+             "As soon as parse_step gives an rc.FinalAnswer, return its .answer: do not call the model "
+             "again."),
+    _example("each observation is in the next prompt", RUN,
+             "Keep one history string and add '\\n' + reply + '\\nObservation: ' + observation to it."),
+    _example("the model's own replies are in the next prompt", RUN,
+             "Append the reply itself, then its observation: the model must see what it asked for."),
+    _example("every call sends the stop sequence", RUN, "Call model(history, STOP) on every step."),
+    _example("the first prompt holds the tools and the question", [ANSWER],
+             "Start from rc.build_prompt(question, tools.describe(), tools.names)."),
+    _example("each call starts a new history", [ASK_NOTEBOOK, ANSWER],
+             "history = rc.build_prompt(...) inside react_loop, on every call.", 5,
+             ["What do 2 pens cost?", ["Thought: I now know the answer\nFinal Answer: 4"], 5]),
+    _example("runs the tools it is given", [ASK_NOTEBOOK, ANSWER],
+             "Run tools.run(step.tool, step.input) on the tools your function was given."),
+    _example("stops after max_steps calls and hands over", NEVER,
+             "Loop with for _ in range(max_steps); after the loop, return a hand-over text.", 3),
+    _example("the default limit is 5 steps", NEVER,
+             "Keep the signature react_loop(question, model, tools, max_steps=5).", None),
+    _example("max_steps=1 allows one call", NEVER, "range(max_steps) gives max_steps turns.", 1),
+    _example("replies that cannot be read count as steps", [UNREADABLE] * 3,
+             "max_steps counts model calls, whatever the reply.", 3),
+    _example("calls to unknown tools count as steps", [COST] * 3,
+             "Count every model call as a step, including the ones whose tool did not run.", 3),
+    _example("a final answer on the last allowed step counts", [ASK_NOTEBOOK, ASK_PEN, ANSWER, ADD_UP],
+             "Read every reply before checking the limit: the answer in call max_steps is a real answer.", 3),
+    _example("a reply that cannot be read does not end the loop", [UNREADABLE, ANSWER],
+             "For an rc.ParseError, the observation is step.message; append it like any other and go on."),
+    _example("an unknown tool does not crash the loop", [COST, ANSWER],
+             "Run tools with tools.run(step.tool, step.input): an unknown name comes back as text."),
+)
+HIDDEN = (
+    _example("max_steps=0 makes no call", NEVER, "range(0) is empty: no call, then the hand-over.", 0),
+    _example("an answer after a parse error and an unknown tool", [UNREADABLE, COST, ANSWER],
+             "Every reply is a step; the third one answers within max_steps=3.", 3),
+)
+SHOP = (ASK_NOTEBOOK, ASK_PEN, ADD_UP, ANSWER, UNREADABLE, COST, "Final Answer: 16",
+        ASK_PEN + "\nObservation: A pen costs 99.")
+
+
+def _runs(draw: Draw) -> tuple:
+    def run(question: str) -> list:
+        replies = draw.many(lambda d: d.pick(SHOP) if d.below(2) else any_reply(d), 5)
+        return [question, replies, draw.pick((5, 1, 2, 0, 3, 4, None))]
+
+    first = run(QUESTION)
+    return ([first, run("What do 2 pens cost?")] if draw.below(4) == 0 else [first],)
+
+
+def _limit(run: list) -> int:
+    return 5 if run[2] is None else run[2]
+
+
+def _steps(run: list) -> list:
+    return [parse_step(reply.split(STOP[0], 1)[0]) for reply in run[1][:_limit(run)]]
+
+
+def _edge(test: Callable[[list], bool]) -> Callable[[tuple], bool]:
+    return lambda args: any(test(run) for run in args[0] if run[1] != DEMO)
+
+
+RULES = (
+    Rule(START,
+         ("the first prompt holds the tools and the question", "each call starts a new history", GENERATED),
+         edge=lambda args: len(args[0]) > 1),
+    Rule(GIVEN, ("runs the tools it is given", "the first prompt holds the tools and the question")),
+    Rule(STEPS,
+         ("a reply that cannot be read does not end the loop", "an unknown tool does not crash the loop")),
+    Rule(AT_MOST, ("stops after max_steps calls and hands over", "max_steps=1 allows one call", GENERATED),
+         edge=_edge(lambda run: run[2] == 0)),
+    Rule(EVERY,
+         ("replies that cannot be read count as steps", "calls to unknown tools count as steps", GENERATED),
+         edge=_edge(lambda run: any(isinstance(s, ParseError) for s in _steps(run)))),
+    Rule(WITH_STOP, ("every call sends the stop sequence", GENERATED),
+         edge=_edge(lambda run: any(STOP[0] in reply for reply in run[1][:_limit(run)]))),
+    Rule(APPEND, ("each observation is in the next prompt", "the model's own replies are in the next prompt",
+                  GENERATED), edge=_edge(lambda run: sum(isinstance(s, Action) for s in _steps(run)) > 1)),
+    Rule(ANSWERED, ("a first reply that is a final answer ends the loop",
+         "a final answer on the last allowed step counts",
+         "solves the shop question with the course's scripted model", GENERATED), edge=_edge(lambda run: (
+         bool(run[2]) and len(_steps(run)) == run[2] and isinstance(_steps(run)[-1], FinalAnswer)))),
+    Rule(HAND_OVER, ("stops after max_steps calls and hands over", GENERATED),
+         edge=_edge(lambda run: not any(isinstance(s, FinalAnswer) for s in _steps(run)))),
+    Rule(NEVER_NONE, ("stops after max_steps calls and hands over",)),
+    Rule(DEFAULT, ("the default limit is 5 steps", GENERATED), edge=_edge(lambda run: run[2] is None)),
+)
+
+
+def _show(args: tuple) -> str:
+    def one(question: str, script: Any, max_steps: int | None) -> str:
+        model = DEMO if script == DEMO else f"a model that replies {script!r}"
+        limit = "" if max_steps is None else f", max_steps={max_steps}"
+        return f"react_loop({question!r}, {model}, tools{limit})"
+
+    return "; then ".join(one(*run) for run in args[0]) + ", tools = price and calculate, logged"
+
+
+SPEC = define(Spec(
+    "02.react_loop", "the loop with its step limit", "react_loop", key, EXAMPLES, _runs, RULES, faults=FAULTS,
+    observe=observe, compare=compare, show=_show, count=150, time_limit=60.0, hidden=HIDDEN,
     hints=(
         "for _ in range(max_steps): ... one step ... ; after the for loop, return "
         "f'Could not finish within {max_steps} steps ...'. A for loop cannot forget its limit.",
-        "Start with history = rc.build_prompt(question, tools.describe(), tools.names). Each step: "
-        "reply = model(history, STOP); step = rc.parse_step(reply); return step.answer for an "
-        "rc.FinalAnswer.",
-        "Otherwise observation = tools.run(step.tool, step.input) (or step.message for an "
-        "rc.ParseError) and history += '\\n' + reply + '\\nObservation: ' + observation.",
+        "Start with history = rc.build_prompt(question, tools.describe(), tools.names). Each step: reply = "
+        "model(history, STOP); step = rc.parse_step(reply); return step.answer for an rc.FinalAnswer.",
+        "Otherwise observation = tools.run(step.tool, step.input) (or step.message for an rc.ParseError) "
+        "and history += '\\n' + reply + '\\nObservation: ' + observation.",
     ),
-)
-def react_loop_cases(react_loop: Callable) -> Any:
-    yield from _answer_cases(react_loop)
-    yield from _prompt_cases(react_loop)
-    yield from _request_cases(react_loop)
-    yield from _limit_cases(react_loop)
-    yield from _counted_cases(react_loop)
-    yield from _reply_cases(react_loop)
-    yield REACT_LOOP.case(react_loop)
-
-
-def _answer_cases(react_loop: Callable) -> Iterator[Case]:
-    """A final answer is returned at once, after as many calls as it took."""
-    yield Case(
-        "solves the shop question with the course's scripted model",
-        lambda: run_loop(react_loop, demo_model(), shop_tools(), max_calls=5),
-        test=answers("3 notebooks and 2 pens cost 16.", 4),
-        expected=Text("'3 notebooks and 2 pens cost 16.' after 4 model calls"),
-        show=show_answer,
-        given=f"react_loop({QUESTION!r}, rc.demo_model(), rc.shop_tools())",
-        hint="The course model reads the observations in its prompt: append each reply and its "
-             "'Observation: ...' line to the history you send next.",
-    )
-    yield Case(
-        "a first reply that is a final answer ends the loop",
-        lambda: run_loop(react_loop, ScriptedModel([ANSWER, ASK_NOTEBOOK, ASK_PEN, ADD_UP, ANSWER]),
-                      logged_tools([]), max_calls=5),
-        test=answers("3 notebooks and 2 pens cost 16.", 1),
-        expected=Text("'3 notebooks and 2 pens cost 16.' after 1 model call"),
-        show=show_answer,
-        given=f"react_loop(question, model, tools), the model's first reply being {ANSWER!r}",
-        hint="As soon as parse_step gives an rc.FinalAnswer, return its .answer: do not call the "
-             "model again.",
-    )
-
-
-def _prompt_cases(react_loop: Callable) -> Iterator[Case]:
-    """The run so far in every prompt: each observation and each of the model's replies."""
-    shop = "tools = a price/calculate registry"
-    yield Case(
-        "each observation is in the next prompt",
-        lambda: prompts(react_loop, [ASK_NOTEBOOK, ASK_PEN, ANSWER]),
-        test=fed_back,
-        expected=Text("call 2 sees 'A notebook costs 4.', call 3 sees both prices"),
-        show=lambda records: calls(len(records)),
-        given=f"react_loop(question, model, tools), {shop}, the model asking for the notebook, "
-              "then the pen, then answering",
-        hint="Keep one history string and add '\\n' + reply + '\\nObservation: ' + observation "
-             "to it on every step; send the whole of it each time.",
-    )
-    yield Case(
-        "the model's own replies are in the next prompt",
-        lambda: prompts(react_loop, [ASK_NOTEBOOK, ASK_PEN, ANSWER]),
-        test=replies_kept,
-        expected=Text("after the question, call 2 sees reply 1 (Thought, Action, Action Input) "
-                      "then 'A notebook costs 4.'; call 3 sees replies 1 and 2, each before its "
-                      "observation"),
-        show=show_scratchpads,
-        given=f"react_loop(question, model, tools), {shop}, the model replying {ASK_NOTEBOOK!r}, "
-              "then asking for the pen, then answering",
-        hint="Append the reply itself, then its observation: history += '\\n' + reply + "
-             "'\\nObservation: ' + observation. With the observation alone the model cannot "
-             "see what it asked for, so it may ask again or lose its plan.",
-    )
-
-
-def _request_cases(react_loop: Callable) -> Iterator[Case]:
-    """The rest of each request: the stop on every call, the tools and question in the first."""
-    yield Case(
-        "every call sends the stop sequence",
-        lambda: prompts(react_loop, [ASK_NOTEBOOK, ASK_PEN, ANSWER]),
-        test=every_stop,
-        expected=Text("stop=['\\nObservation'] on every call"),
-        show=lambda records: str([call.stop for call in records]),
-        given="react_loop(question, model, tools); the stop sent with each call",
-        hint="Call model(history, STOP) on every step, not model(history).",
-    )
-    yield Case(
-        "the first prompt holds the tools and the question",
-        lambda: prompts(react_loop, [ANSWER]),
-        test=first_prompt,
-        expected=Text("the question and the names price, calculate"),
-        show=lambda records: describe(records[0].prompt[-200:] if records else None, 240),
-        given="react_loop(question, model, tools); the first prompt",
-        hint="Start from rc.build_prompt(question, tools.describe(), tools.names).",
-    )
-    yield Case(
-        "each call starts a new history",
-        lambda: _second_prompt(react_loop),
-        test=_fresh,
-        expected=Text(f"a prompt that ends with 'Question: {PENS}'"),
-        show=lambda prompt: describe(prompt[-160:] if isinstance(prompt, str) else prompt, 200),
-        given=f"react_loop(question, ...) on the shop question, then react_loop({PENS!r}, ...); "
-              "the end of the second run's first prompt",
-        hint="history = rc.build_prompt(...) inside react_loop, on every call: never a global or a "
-             "default argument that keeps the last run's steps.",
-    )
-    yield Case(
-        "runs the tools it is given",
-        lambda: _tools_run(react_loop),
-        expected=[("price", "notebook")],
-        given=f"react_loop(question, model, tools), tools = a registry that logs its calls, the "
-              f"model replying {ASK_NOTEBOOK!r}, then answering; the calls logged",
-        hint="Run tools.run(step.tool, step.input) on the tools your function was given, never "
-             "on rc.default_tools() or tools of your own.",
-    )
-
-
-PENS = "What do 2 pens cost?"
-
-
-def _second_prompt(react_loop: Callable) -> Any:
-    """The first prompt of a second run, after a first run on another question."""
-    spare = [f"Thought: More.\nAction: price\nAction Input: spare {n}" for n in range(3)]
-    run_loop(react_loop, ScriptedModel([ASK_NOTEBOOK, ANSWER, *spare]), logged_tools([]), max_calls=5)
-    second = ScriptedModel(["Thought: I now know the answer\nFinal Answer: 4", *spare])
-    react_loop(PENS, GuardedModel(second, max_calls=5), logged_tools([]))
-    return second.calls[0].prompt if second.calls else None
-
-
-def _fresh(prompt: Any) -> bool | str:
-    if not isinstance(prompt, str):
-        return "the second run never called the model"
-    if not prompt.rstrip().endswith(f"Question: {PENS}"):
-        return ("the second run's first prompt does not end with its question: it still holds "
-                "the first run's steps. Start a new history on every call, inside the function")
-    return True
-
-
-def _tools_run(react_loop: Callable) -> list[tuple[str, str]]:
-    log: list[tuple[str, str]] = []
-    spare = [f"Thought: More.\nAction: price\nAction Input: spare {n}" for n in range(3)]
-    run_loop(react_loop, ScriptedModel([ASK_NOTEBOOK, ANSWER, *spare]), logged_tools(log), max_calls=5)
-    return log
-
-
-def _limit_cases(react_loop: Callable) -> Iterator[Case]:
-    """A model that never answers: exactly max_steps calls, then a hand-over text."""
-    yield Case(
-        "stops after max_steps calls and hands over",
-        lambda: run_loop(react_loop, never_answers(), logged_tools([]), max_calls=3, max_steps=3),
-        test=hand_over(3),
-        expected=Text("a text starting 'Could not finish' after exactly 3 model calls"),
-        show=show_answer,
-        given="react_loop(question, model, tools, max_steps=3), with a model that never answers",
-        hint="Loop with for _ in range(max_steps); after the loop, return a hand-over text.",
-    )
-    yield Case(
-        "the default limit is 5 steps",
-        lambda: run_loop(react_loop, never_answers(), logged_tools([]), max_calls=5),
-        test=hand_over(5),
-        expected=Text("a text starting 'Could not finish' after exactly 5 model calls"),
-        show=show_answer,
-        given="react_loop(question, model, tools), with a model that never answers",
-        hint="Keep the signature react_loop(question, model, tools, max_steps=5).",
-    )
-    yield Case(
-        "max_steps=1 allows one call",
-        lambda: run_loop(react_loop, never_answers(), logged_tools([]), max_calls=1, max_steps=1),
-        test=hand_over(1),
-        expected=Text("a text starting 'Could not finish' after exactly 1 model call"),
-        show=show_answer,
-        given="react_loop(question, model, tools, max_steps=1), with a model that never answers",
-        hint="range(max_steps) gives max_steps turns; count model calls, not tool calls.",
-    )
-
-
-def _counted_cases(react_loop: Callable) -> Iterator[Case]:
-    """Every model call is a step, whatever the reply: unreadable replies and unknown tools too."""
-    yield Case(
-        "replies that cannot be read count as steps",
-        lambda: run_loop(react_loop, always(UNREADABLE), logged_tools([]), max_calls=3, max_steps=3),
-        test=hand_over(3),
-        expected=Text("a text starting 'Could not finish' after exactly 3 model calls"),
-        show=show_answer,
-        given=f"react_loop(question, model, tools, max_steps=3), the model always replying "
-              f"{UNREADABLE!r}",
-        hint="max_steps counts model calls, whatever the reply: a loop that counts only tool "
-             "calls never stops when a model never writes a readable reply.",
-    )
-    unknown = "Thought: I need a price.\nAction: cost\nAction Input: pen"
-    yield Case(
-        "calls to unknown tools count as steps",
-        lambda: run_loop(react_loop, always(unknown), logged_tools([]), max_calls=3, max_steps=3),
-        test=hand_over(3),
-        expected=Text("a text starting 'Could not finish' after exactly 3 model calls"),
-        show=show_answer,
-        given=f"react_loop(question, model, tools, max_steps=3), the model always replying "
-              f"{unknown!r}",
-        hint="Count every model call as a step, including the ones whose tool did not run.",
-    )
-
-
-def _reply_cases(react_loop: Callable) -> Iterator[Case]:
-    """Every reply is read: an answer on the last step counts, a bad reply is an observation."""
-    yield Case(
-        "a final answer on the last allowed step counts",
-        lambda: run_loop(react_loop, ScriptedModel([ASK_NOTEBOOK, ASK_PEN, ANSWER, ADD_UP]),
-                      logged_tools([]), max_calls=3, max_steps=3),
-        test=answers("3 notebooks and 2 pens cost 16.", 3),
-        expected=Text("'3 notebooks and 2 pens cost 16.' after 3 model calls"),
-        show=show_answer,
-        given="react_loop(question, model, tools, max_steps=3), the third reply being the answer",
-        hint="Read every reply before checking the limit: the answer in call max_steps is a "
-             "real answer.",
-    )
-    yield Case(
-        "a reply that cannot be read does not end the loop",
-        lambda: prompts(react_loop, [UNREADABLE, ANSWER]),
-        test=lambda records: reads_on(records, "Could not read your reply"),
-        expected=Text("a second call whose prompt holds the parse error's message"),
-        show=lambda records: calls(len(records)),
-        given=f"react_loop(question, model, tools), the first reply being {UNREADABLE!r}",
-        hint="For an rc.ParseError, the observation is step.message; append it like any other "
-             "and go on.",
-    )
-    yield Case(
-        "an unknown tool does not crash the loop",
-        lambda: prompts(react_loop, ["Thought: I need a price.\nAction: cost\nAction Input: pen",
-                                      ANSWER]),
-        test=lambda records: reads_on(records, "Unknown tool 'cost'"),
-        expected=Text("a second call whose prompt says the tool is unknown"),
-        show=lambda records: calls(len(records)),
-        given="react_loop(question, model, tools), the first reply asking for a tool 'cost'",
-        hint="Run tools with tools.run(step.tool, step.input): an unknown name comes back as text.",
-    )
+    generated_hint="Every call is a step, whatever the reply; each reply and its observation go into the "
+                   "next prompt; the first final answer ends the loop; after max_steps calls, hand over."))
+__all__ = ["SPEC", "key"]
