@@ -10,6 +10,7 @@ import itertools
 import math
 import re
 import statistics
+from decimal import Decimal
 
 import nbformat
 import pytest
@@ -473,6 +474,37 @@ SCORE_MUTANTS = {
 }
 
 
+def score_in_decimals(answer, value, unit):
+    """Right: the number's text as a Decimal against the value's, so 3.9 is exactly 3.9."""
+    return any(
+        Decimal(number.replace(",", "")) == Decimal(str(value)) and word.lower() == unit.lower()
+        for number, word in re.findall(
+            r"(?<![\d.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?) ?([A-Za-z]*)", answer
+        )
+    )
+
+
+def _read(answer):
+    found = re.findall(r"(?<![\d.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?) ?([A-Za-z]*)", answer)
+    return [(float(n.replace(",", "")), w.lower()) for n, w in found]
+
+
+SCORE_MUTANTS |= {
+    "rounded to two places": (
+        RO,
+        lambda a, v, u: any(round(n, 2) == round(v, 2) and w == u.lower() for n, w in _read(a)),
+    ),
+    "a trailing s dropped from the gold only": (
+        PL,
+        lambda a, v, u: any(n == v and w in (u.lower(), u.lower().rstrip("s")) for n, w in _read(a)),
+    ),
+    "Decimal of the float value": (
+        PT,
+        lambda a, v, u: any(Decimal(repr(n)) == Decimal(v) and w == u.lower() for n, w in _read(a)),
+    ),
+}
+
+
 EXERCISES = {
     "09.success_rate": ((success_rate.key, success_loop), SUCCESS_MUTANTS),
     "09.p95_steps": ((p95_steps.key, p95_exact, lambda s: evaluate.percentile(s, 95)), P95_MUTANTS),
@@ -485,7 +517,7 @@ EXERCISES = {
         ),
         PASS_MUTANTS,
     ),
-    "09.score_number": ((score_number.key, score_old_key, score_by_tokens), SCORE_MUTANTS),
+    "09.score_number": ((score_number.key, score_old_key, score_by_tokens, score_in_decimals), SCORE_MUTANTS),
 }
 (
     test_right_solutions_pass,

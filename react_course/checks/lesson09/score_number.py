@@ -72,7 +72,8 @@ def _gold(draw: Draw, said: list[tuple[float, str]]) -> tuple[float, str]:
     elif twist == 3:
         word = word.swapcase() or draw.pick(UNITS)
     elif twist == 4:
-        value = float(draw.pick((round(value), int(value), int(str(int(value))[-3:]))))
+        value = float(draw.pick((round(value), int(value), round(value, 1), round(value, 2),
+                                 int(str(int(value))[-3:]))))
     elif twist == 5 and not value.is_integer():  # the digits after the point, read as a number
         value = float(repr(value).split(".")[1])
     elif twist == 6 or not word:  # the word of another number of the answer, or any unit
@@ -176,7 +177,7 @@ def _near_word(args: tuple, near) -> bool:
 
 FAULTS = (
     Fault(PLURAL, "A plural is another word: \"12 coins\" does not state 12 coin (nor the other way).",
-          found=accepted(lambda a: _near_word(a, lambda w, u: w != u and u + "s" in (w, w + "s")))),
+          found=accepted(lambda a: _near_word(a, lambda w, u: u + "s" == w or w + "s" == u))),
     Fault(WHOLE, "Compare the whole word after the number with the unit: \"mm\" and \"miles\" start "
                  "with m, \"cm\" holds it, and each is another unit.",
           found=accepted(lambda a: _near_word(a, lambda w, u: w != u and u in w))),
