@@ -18,16 +18,12 @@ from react_course.checks.generated import COMPARISONS, Comparison, Draw, generat
 
 VALUE_EXERCISES = {"00.first_check", "01.paper_facts", "01.which_design", "02.predict_calls",
                    "04.predictions", "07.what_remains"}
-# Lesson 09 compares with its keys through machinery of its own (lesson09.common.against_key),
-# written beside this module (no shrinking: the smallest differing input is chosen); moving it onto
-# it is left for later. Lessons 11 and 12 use this module.
-OWN_COMPARISON = {"09.success_rate", "09.p95_steps", "09.repeat_rate", "09.pass_hat_k", "09.score_number"}
 ALL = exercises()
 
 
 def test_every_function_exercise_has_a_generated_comparison() -> None:
     # a value exercise defined as a spec (02.predict_calls) has one too, over the parts it compares
-    assert set(COMPARISONS) - VALUE_EXERCISES == set(ALL) - VALUE_EXERCISES - OWN_COMPARISON
+    assert set(COMPARISONS) - VALUE_EXERCISES == set(ALL) - VALUE_EXERCISES
 
 
 @pytest.mark.parametrize("exercise_id", sorted(COMPARISONS))

@@ -35,7 +35,7 @@ UNITS: dict[str, tuple[str, float]] = {
     "hour": ("minutes", 60.0), "hours": ("minutes", 60.0),
     "million": ("count", 1e6), "millions": ("count", 1e6),
 }
-_NUMBER = re.compile(r"(?<![\w.])(-?\d{1,3}(?:,\d{3})+|-?\d+(?:\.\d+)?)(?:\s*([a-zA-Z₹]+))?")
+_NUMBER = re.compile(r"(?<![\w.])(-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?:\s*([a-zA-Z₹]+))?")
 NO_ANSWER = ("does not say", "doesn't say", "do not know", "don't know", "no information", "not in the",
              "could not find", "cannot find", "can't find", "not found", "no page", "has no", "no order",
              "not available", "not stated", "not mentioned", "does not exist", "no data", "unknown")
@@ -60,6 +60,8 @@ def quantities(text: str) -> list[tuple[float, str | None]]:
 
     >>> quantities("It is 0.33 km, about 1,083 feet, or 330")
     [(330.0, 'length'), (330.09..., 'length'), (330.0, None)]
+    >>> quantities("1,083.5 m")  # commas between thousands and a decimal point, one number
+    [(1083.5, 'length')]
     """
     found = []
     for number, word in _NUMBER.findall(text):
