@@ -592,7 +592,15 @@ def _doc_until(stop):
     return _tool_list_mutant(line)
 
 
+def _growing(functions, lines=[]):  # noqa: B006 (the mistake under test: one list for every call)
+    for function in functions:
+        lines.append(describe_tools([function]))
+    return "\n".join(lines)
+
+
 NEW_TOOL_LIST = {
+    "a mutable default list carries earlier calls' lines": ("One line per function, in the order given",
+                                                             _growing),
     "raises TypeError, not ValueError": ("raise `ValueError` with a message that names the function",
                                          _tool_list_raising(TypeError, "tool {name!r} cannot be described")),
     "a ValueError that does not name the function": (
@@ -656,7 +664,25 @@ def _get_then_call(tools, name, text):
     return run_tool({name: lambda _: result}, name, text)
 
 
+def _remembering(tools, name, text, seen={}):  # noqa: B006 (the mistake under test)
+    if name not in seen:
+        seen[name] = run_tool(tools, name, text)
+    return seen[name]
+
+
+def _capitalised(tools, name, text):
+    """A result's first letter upper-cased, the rest lower-cased (str.capitalize)."""
+    observation = run_tool(tools, name, text)
+    try:
+        result = tools[name](text) if name in tools else None
+    except Exception:
+        return observation
+    return observation.capitalize() if observation == str(result) else observation
+
+
 NEW_RUN_TOOL = {
+    "remembers observations by name in a mutable default": ("runs `tools[name](text)`", _remembering),
+    "capitalises the result": ("the result as text: `str(result)`", _capitalised),
     "strips the name before the lookup": ("Run only a tool whose name matches", _looked_up(
         lambda tools, name: name.strip() if name.strip() in tools else None)),
     "runs the tool whose name starts with the given one": ("Run only a tool whose name matches", _looked_up(
@@ -711,7 +737,32 @@ def _no_negative_exponents(expression):
     return "Error: a negative exponent is not allowed" if negative else calculate(expression)
 
 
+def _decimal_calculator(expression):
+    """Decimal arithmetic for exact sums: 0.1 + 0.2 gives 0.3, not the float's 0.30000000000000004."""
+    import decimal
+
+    answer = calculate(expression)
+    if answer.startswith("Error:") or ("." not in answer and "e" not in answer):
+        return answer
+    tree = ast.parse(expression.strip(), mode="eval")
+    if not all(isinstance(n.op, ast.Add | ast.Sub) for n in ast.walk(tree) if isinstance(n, ast.BinOp)):
+        return answer
+    return str(eval(compile(ast.fix_missing_locations(_as_decimals(tree)), "<decimal>", "eval"),
+                    {"D": decimal.Decimal}))
+
+
+def _as_decimals(tree):
+    class Decimals(ast.NodeTransformer):
+        def visit_Constant(self, node):
+            return ast.Call(ast.Name("D", ast.Load()), [ast.Constant(repr(node.value))], [])
+    return Decimals().visit(tree)
+
+
 NEW_CALCULATE = {
+    "Decimal arithmetic for sums": ("The result is the value as text", _decimal_calculator),
+    "rounded to 10 places": ("The result is the value as text", lambda expression: (
+        answer if (answer := calculate(expression)).startswith("Error:") or "." not in answer
+        or "e" in answer else str(round(float(answer), 10)))),
     "strips spaces only, not tabs or newlines": (
         "Spaces, tabs and newlines around the expression are allowed", _strip_spaces_only),
     "exponent cap compares int(exponent)": ("Exponent cap:", _int_exponent_cap),

@@ -199,7 +199,7 @@ FAULTS = (
 )
 
 # The parts of an expression without a fault: every value they make is finite, no divisor is 0.
-NUMBERS = ("2", "7", "10", "100", "9", "11", "0.5", "2.5", "3.0", "1e-5", "1")
+NUMBERS = ("2", "7", "10", "100", "9", "11", "0.5", "2.5", "3.0", "1e-5", "1", "0.1", "0.2")
 POWERS = ("2 ** 100", "10 ** 99", "9 ** 100", "(-3) ** 99", "-2 ** 100", "2.0 ** -2", "1 ** 100", "2 ** 3")
 # One fault per expression, of one kind.
 FAULTY = ("2 ** 101", "0 ** (-101)", "2 ** 1000", "9 ** 100.5", "10.0 ** 400", "(-1) ** 101",

@@ -134,8 +134,9 @@ def _result(specs: dict, name: str, text: str) -> Any:
 
 
 FAULTS = (
-    Fault(CALL, "Call the tool as tools[name](text), with the text as its one positional argument: a tool's "
-                "parameter can have any name.", _seen(lambda s, n, x, o, r: n in s and not r)),
+    Fault(CALL, "Run the tool on every call, as tools[name](text): the text as its one positional argument "
+                "(a tool's parameter can have any name), nothing kept from an earlier call.",
+          _seen(lambda s, n, x, o, r: n in s and not r)),
     Fault(NEVER, "run_tool never raises: catch Exception around the call (a tool can raise anything), and "
                  "answer an unknown name with text.", _seen(lambda s, n, x, o, r: isinstance(o, Raised))),
     Fault(LOWER, "Look the name up exactly (`name in tools`): a name in another case is a slip the model "
@@ -160,9 +161,10 @@ FAULTS = (
                  "`if not result`.",
           _seen(lambda s, n, x, o, r: type(x) in (int, float, bool) and not x and isinstance(o, str)
                 and _says_nothing(o))),
-    Fault(STR, "Return str(result) exactly as it is: no strip(), nothing added.",
+    Fault(STR, "Return str(result) exactly as it is: no strip(), no change of case, nothing added, nothing "
+               "remembered from an earlier call.",
           _seen(lambda s, n, x, o, r: x not in ("unknown", "raised") and not _empty(x) and isinstance(o, str)
-                and o != str(x) and o.strip() == str(x).strip())),
+                and o != str(x) and not _says_nothing(o))),
 )
 
 
@@ -213,7 +215,7 @@ RESULTS = ("A pen costs 2.", 0, False, 42, 3.5, "0", "  ", "", None, [], {}, [0]
            ("raises", "Oddity", "the tool broke"), ("raises", "ZeroDivisionError", "z"),
            ("raises", "RuntimeError", "ünïcode fault"), ("raises", "Oddity"), ("runs", "double"),
            ("runs", "price"),
-           " 0.5 kg\n")
+           " 0.5 kg\n", "pen: 2 EUR")
 NAMES = ("price", "get_order", "refund_order", "calculate", "größe")
 
 

@@ -167,7 +167,7 @@ EXAMPLES = (
     _example("arithmetic with parentheses and signs", "(330 - 93) * 2", "3 * 4 + 2 * 2", "-(3 - 5) * 2",
              "-2 ** 2", "+5", hint="Evaluate ast.BinOp from its two sides; ast.UnaryOp with ast.USub and "
              "ast.UAdd for the signs."),
-    _example("every allowed operator", "7 / 2", "7 // 2", "7 % 3", "2 ** 10", "0.15 * 12200000",
+    _example("every allowed operator", "7 / 2", "7 // 2", "7 % 3", "2 ** 10", "0.15 * 12200000", "0.1 + 0.2",
              hint="Allow + - * / // % **: ast.Add, Sub, Mult, Div, FloorDiv, Mod, Pow."),
     _example("spaces around the expression", " 1 + 2", "2 * 3\n", "\t7 ",
              hint="ast.parse(' 1 + 2', mode='eval') raises IndentationError: strip the text first."),

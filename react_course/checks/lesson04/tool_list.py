@@ -129,6 +129,9 @@ FAULTS = (
           lambda args, want, got: "raised ValueError" in want and "returned" not in got),
     Fault(ORDER, "Keep the order of the list: the person who wrote it chose it.",
           _lines(lambda tools, want, have: sorted(have.split("\n")) == sorted(want.split("\n")))),
+    Fault(ORDER, "One line per function of this call, nothing kept from an earlier one (a default argument "
+                 "such as lines=[] is made once, when the function is defined, and keeps growing).",
+          _lines(lambda tools, want, have: have.count("\n") > want.count("\n"))),
     Fault(DOCTEST, "Stop at the first line that starts with '>>>' (not at '>>>' inside a line): examples for "
                    "humans are noise for the model.",
           _lines(lambda tools, want, have: have.count(">>>") != want.count(">>>"))),
