@@ -137,7 +137,7 @@ SPEC = define(Spec(
     "04.predictions", "predict the cost and the ending of variations of the slip run", "predictions", key,
     tuple(Example(name, (name,), HINTS[name]) for name in NAMES), _inputs, RULES, faults=FAULTS,
     observe=observe, compare=compare, show=lambda args: f"predictions[{args[0]!r}]", show_value=show_value,
-    count=8, hints=(
+    count=8, time_limit=120.0, hints=(  # a case is a lookup; only the key's first run of the slips is slow
         "Write your predictions first; run the cells under the check afterwards to see the runs.",
         "For the step limit, count the slip run's Actions: each one is a step, and the Final Answer "
         "comes in the call after the last of them. Section 6 of the lesson shows what the loop does "
