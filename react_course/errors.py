@@ -73,8 +73,11 @@ class LimitReached(ReactCourseError):
 LimitExceeded = LimitReached  # the earlier name
 
 
-class ToolDefinitionError(ReactCourseError, TypeError):
-    """A function cannot be a tool as written (the program is wrong, not the model)."""
+class ToolDefinitionError(ReactCourseError, TypeError, ValueError):
+    """A function cannot be a tool as written (the program is wrong, not the model).
+
+    A ValueError too, as exercise 4.1's statement asks of a tool list built from such a function.
+    """
 
 
 class ScriptExhausted(ReactCourseError, RuntimeError):

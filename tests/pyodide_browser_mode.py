@@ -44,7 +44,7 @@ def checks(root: Path) -> None:
     assert not _isolated.can_fork()
     strict = solution(root, "04_tools_and_observations.ipynb", "def strict_calculate")["strict_calculate"]
     result = check("04.strict_calculate", strict)
-    assert result.passed and "skipped in the browser" in result.cases[-1].name, str(result)
+    assert result.passed and any("skipped in the browser" in c.name for c in result.cases), str(result)
     for text in (" + ".join(["1"] * 6000), "-" * 10000 + "1", "(" * 5000 + "1" + ")" * 5000, "-" * 299 + "1"):
         assert calculator.calculate(text).startswith("Error: "), text
     run_calls = solution(root, "07_native_tool_calling.ipynb", "def run_calls")["run_calls"]

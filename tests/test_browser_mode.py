@@ -36,8 +36,8 @@ import react_course.browser as browser
 from react_course import calculator, frameworks
 from react_course.checks import attempt, check, results_path
 from react_course.checks.lesson04 import _isolated
-from react_course.checks.lesson04.calculate_key import key as strict_key
 from react_course.checks.lesson04.strict_calculate import BROWSER_TERMS, LONG_CASE, LONG_TERMS
+from react_course.checks.lesson04.strict_calculate import key as strict_key
 from react_course.checks.timing import run_limited
 from react_course.course import doctor, handin, progress
 from react_course.evaluate.runner import run_eval

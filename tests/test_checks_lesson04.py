@@ -26,8 +26,9 @@ from mutation_suite import exercise_tests, from_rule_table, result_of
 
 import react_course as rc
 from react_course.checks import check, exercises
-from react_course.checks.lesson04 import _LINES, _PREDICTIONS, _isolated
-from react_course.checks.lesson04.huge_power import HUGE
+from react_course.checks.lesson04 import _isolated
+from react_course.checks.lesson04.expressions import HUGE, HUGE_CASE
+from react_course.checks.lesson04.predictions import answers
 from react_course.lessons.slips import SHOP_QUESTION, forgiving_price, scratchpad_lines, slip_model
 
 PARENT = os.getpid()
@@ -243,7 +244,7 @@ def _back_to(head: str, boundary: str) -> str:
 
 truncate = make_truncate()
 
-PREDICTIONS = {key: answer for key, (answer, _) in _PREDICTIONS.items()}
+PREDICTIONS = dict(answers())
 
 
 def stub(*args, **kwargs):
@@ -563,6 +564,253 @@ PREDICTION_MUTANTS = {
     "not a dict": [6, "step_limit", 66, 45],
 }
 
+# ------------------------------------------- wrong solutions written from the statement alone
+# (mistake classes: strip and case, a keyword call, bytes for characters, a float for an int, ...)
+
+
+def _tool_list_raising(kind, message):
+    """The reference, raising ``kind`` with ``message`` (``{name}``: the function's name)."""
+    def describe(functions):
+        try:
+            return describe_tools(functions)
+        except ValueError:
+            bad = next(f for f in functions if not inspect.getdoc(f) or set(inspect.signature(f).parameters)
+                       - set(typing.get_type_hints(f)))
+            raise kind(message.format(name=bad.__name__)) from None
+    return describe
+
+
+def _doc_until(stop):
+    """The reference, with the description cut where ``stop(line)`` is first true."""
+    def line(function, hints):
+        kept = []
+        for text in inspect.getdoc(function).splitlines():
+            if stop(text):
+                break
+            kept.append(text)
+        return f"- {function.__name__}({_params(function, hints)}): {' '.join(' '.join(kept).split())}"
+    return _tool_list_mutant(line)
+
+
+def _growing(functions, lines=[]):  # noqa: B006 (the mistake under test: one list for every call)
+    for function in functions:
+        lines.append(describe_tools([function]))
+    return "\n".join(lines)
+
+
+NEW_TOOL_LIST = {
+    "a mutable default list carries earlier calls' lines": ("One line per function, in the order given",
+                                                             _growing),
+    "raises TypeError, not ValueError": ("raise `ValueError` with a message that names the function",
+                                         _tool_list_raising(TypeError, "tool {name!r} cannot be described")),
+    "a ValueError that does not name the function": (
+        "raise `ValueError` with a message that names the function",
+        _tool_list_raising(ValueError, "a tool has no docstring or a parameter without a hint")),
+    "stops at '>>>' anywhere in a line": ("up to its first doctest line", _doc_until(lambda t: ">>>" in t)),
+    "lines joined, inner runs of spaces kept": (
+        "every run of spaces and newlines becomes one space", _tool_list_mutant(
+            lambda f, h: f"- {f.__name__}({_params(f, h)}): "
+                         f"{' '.join(t.strip() for t in _prose_lines(inspect.getdoc(f)) if t.strip())}")),
+    "the type's repr, <class 'str'>": ("Types are the hints' names", _tool_list_mutant(
+        lambda f, h: f"- {f.__name__}({', '.join(f'{p}: {h[p]!r}' for p in inspect.signature(f).parameters)})"
+                     ": "
+                     f"{_prose(inspect.getdoc(f))}")),
+}
+
+
+def _prose_lines(doc):
+    kept = []
+    for line in doc.splitlines():
+        if line.strip().startswith(">>>"):
+            break
+        kept.append(line)
+    return kept
+
+
+def _looked_up(find):
+    """The reference, running the tool ``find(tools, name)`` picks (None: unknown)."""
+    def run(tools, name, text):
+        found = find(tools, name)
+        return run_tool(tools, found if found is not None else name, text)
+    return run
+
+
+def _keyword_call(tools, name, text):
+    """Calls tools[name](text=text): a tool's parameter need not be called text."""
+    return run_tool({n: (lambda t, f=f: f(text=t)) for n, f in tools.items()}, name, text)
+
+
+def _stripped_result(tools, name, text):
+    observation = run_tool(tools, name, text)
+    return observation.strip()
+
+
+def _args_zero(tools, name, text):
+    """The exception's message read as error.args[0]: a bare exception has no args."""
+    if name in tools:
+        try:
+            tools[name](text)
+        except Exception as error:
+            return f"{name} failed with {type(error).__name__}: {error.args[0]}. Check the input."
+    return run_tool(tools, name, text)
+
+
+def _get_then_call(tools, name, text):
+    """tools.get(name) called inside the try: an unknown name reads as a tool that failed."""
+    try:
+        result = tools.get(name)(text)
+    except Exception as error:
+        return f"{name} failed with {type(error).__name__}: {error}. Check the input and try again."
+    return run_tool({name: lambda _: result}, name, text)
+
+
+def _remembering(tools, name, text, seen={}):  # noqa: B006 (the mistake under test)
+    if name not in seen:
+        seen[name] = run_tool(tools, name, text)
+    return seen[name]
+
+
+def _capitalised(tools, name, text):
+    """A result's first letter upper-cased, the rest lower-cased (str.capitalize)."""
+    observation = run_tool(tools, name, text)
+    try:
+        result = tools[name](text) if name in tools else None
+    except Exception:
+        return observation
+    return observation.capitalize() if observation == str(result) else observation
+
+
+NEW_RUN_TOOL = {
+    "remembers observations by name in a mutable default": ("runs `tools[name](text)`", _remembering),
+    "capitalises the result": ("the result as text: `str(result)`", _capitalised),
+    "strips the name before the lookup": ("Run only a tool whose name matches", _looked_up(
+        lambda tools, name: name.strip() if name.strip() in tools else None)),
+    "runs the tool whose name starts with the given one": ("Run only a tool whose name matches", _looked_up(
+        lambda tools, name: next((n for n in tools if n.startswith(name)), None))),
+    "casefold lookup": ("Do not lower-case the name or look for the closest one", _looked_up(
+        lambda tools, name: next((n for n in tools if n.casefold() == name.casefold()), None))),
+    "calls the tool with a keyword, text=": ("runs `tools[name](text)`", _keyword_call),
+    "strips the result": ("the result as text: `str(result)`", _stripped_result),
+    "error.args[0] for the message": ("the exception's type, its message and a suggestion of what to change",
+                                      _args_zero),
+    "tools.get(name) inside the try": ("`name` is not in `tools`", _get_then_call),
+}
+
+
+def _strip_spaces_only(expression):
+    return make_calculator(strip=False)(expression.strip(" "))
+
+
+def _int_exponent_cap(expression):
+    """Compares int(exponent) with the cap: 9 ** 100.5 passes as 100."""
+    uncapped = _fractional_power_over(expression)
+    return make_calculator(cap=None)(expression) if uncapped else calculate(expression)
+
+
+def _fractional_power_over(expression):
+    try:
+        tree = ast.parse(expression.strip(), mode="eval")
+    except (SyntaxError, RecursionError):
+        return False
+    return any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Pow) and isinstance(n.right, ast.Constant)
+               and isinstance(n.right.value, float) and int(n.right.value) <= 100 < n.right.value
+               for n in ast.walk(tree))
+
+
+def _zero_by_type(expression):
+    answer = calculate(expression)
+    return "Error: ZeroDivisionError" if answer == "Error: division by zero" else answer
+
+
+def _float_format(expression):
+    answer = calculate(expression)
+    return answer if answer.startswith("Error:") else format(float(answer), "g")
+
+
+def _no_negative_exponents(expression):
+    try:
+        tree = ast.parse(expression.strip(), mode="eval")
+    except (SyntaxError, RecursionError):
+        tree = None
+    negative = tree is not None and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Pow)
+                                        and isinstance(n.right, ast.UnaryOp) for n in ast.walk(tree))
+    return "Error: a negative exponent is not allowed" if negative else calculate(expression)
+
+
+def _decimal_calculator(expression):
+    """Decimal arithmetic for exact sums: 0.1 + 0.2 gives 0.3, not the float's 0.30000000000000004."""
+    import decimal
+
+    answer = calculate(expression)
+    if answer.startswith("Error:") or ("." not in answer and "e" not in answer):
+        return answer
+    tree = ast.parse(expression.strip(), mode="eval")
+    if not all(isinstance(n.op, ast.Add | ast.Sub) for n in ast.walk(tree) if isinstance(n, ast.BinOp)):
+        return answer
+    return str(eval(compile(ast.fix_missing_locations(_as_decimals(tree)), "<decimal>", "eval"),
+                    {"D": decimal.Decimal}))
+
+
+def _as_decimals(tree):
+    class Decimals(ast.NodeTransformer):
+        def visit_Constant(self, node):
+            return ast.Call(ast.Name("D", ast.Load()), [ast.Constant(repr(node.value))], [])
+    return Decimals().visit(tree)
+
+
+NEW_CALCULATE = {
+    "Decimal arithmetic for sums": ("The result is the value as text", _decimal_calculator),
+    "rounded to 10 places": ("The result is the value as text", lambda expression: (
+        answer if (answer := calculate(expression)).startswith("Error:") or "." not in answer
+        or "e" in answer else str(round(float(answer), 10)))),
+    "strips spaces only, not tabs or newlines": (
+        "Spaces, tabs and newlines around the expression are allowed", _strip_spaces_only),
+    "exponent cap compares int(exponent)": ("Exponent cap:", _int_exponent_cap),
+    "division by zero named by its type": ("Division by zero gives `Error: division by zero`", _zero_by_type),
+    "every value formatted with :g": ("The result is the value as text", _float_format),
+    "negative exponents refused": ("Exponent cap:", _no_negative_exponents),
+}
+
+
+def _bytes_counted(text, budget):
+    """Counts UTF-8 bytes, not characters."""
+    size = len(text.encode())
+    if size <= budget:
+        return text
+    kept = truncate("x" * size, budget).rfind("\n[truncated")  # what fits for a text of that size
+    return text[:kept] + f"\n[truncated: {size - kept} of {size} characters cut]"
+
+
+def _marker_without_newline(text, budget):
+    return truncate(text, budget).replace("\n[truncated", " [truncated")
+
+
+def _head_rstripped(text, budget):
+    if len(text) <= budget:
+        return text
+    cut = truncate(text, budget)
+    head = cut[: cut.rfind("\n[truncated")].rstrip()
+    return head + f"\n[truncated: {len(text) - len(head)} of {len(text)} characters cut]"
+
+
+NEW_TRUNCATE = {
+    "counts bytes, not characters": ("comes back unchanged", _bytes_counted),
+    "the marker without its newline": ("exactly in this form", _marker_without_newline),
+    "strips the head's end before the marker": ("keep every character that fits", _head_rstripped),
+}
+NEW_PREDICTIONS = {
+    "a count written as a float": ("Write whole numbers as numbers, and the end reason as text",
+                                   {**PREDICTIONS, "total_lines_forgiving": 45.0}),
+    "an end reason the loop does not have": ("`end_reason_with_max_steps_5`",
+                                              {**PREDICTIONS, "end_reason_with_max_steps_5": "max_steps"}),
+    "the end reason capitalised": ("`end_reason_with_max_steps_5`",
+                                   {**PREDICTIONS, "end_reason_with_max_steps_5": "Step_limit"}),
+    "a count of True": ("Write whole numbers as numbers, and the end reason as text",
+                        {**PREDICTIONS, "calls_with_max_steps_5": True}),
+}
+NEW = {"04.tool_list": NEW_TOOL_LIST, "04.run_tool": NEW_RUN_TOOL, "04.strict_calculate": NEW_CALCULATE,
+       "04.truncate_within": NEW_TRUNCATE, "04.predictions": NEW_PREDICTIONS}
+
 EXERCISES = {
     "04.tool_list": (describe_tools, TOOL_LIST_MUTANTS),
     "04.run_tool": (run_tool, RUN_TOOL_MUTANTS),
@@ -622,24 +870,24 @@ def test_exponent_cap_alone_is_caught_by_the_towers() -> None:
     text = str(check("04.strict_calculate",
                      CALCULATE_MUTANTS["exponent cap only (lets (9 ** 100) ** 100 through)"]))
     assert "FAIL  results of more than 100 digits are refused" in text
-    assert "calculate('11 ** 100') returned" in text
+    assert "strict_calculate('11 ** 100') should give an 'Error: ...' text" in text
 
 
 def test_computing_first_is_caught_by_a_cheap_probe() -> None:
     text = str(result_of("04.strict_calculate", CALCULATE_MUTANTS[
         "computes first, OverflowError reported as an exponent error"]))
     assert "FAIL  the exponent is checked before the power is computed" in text
-    assert "calculate('0 ** -101') returned 'Error: division by zero'" in text
+    assert "got:      ['Error: division by zero'" in text and "the error should say 'exponent'" in text
 
 
 @pytest.mark.skipif(not _isolated.can_fork(), reason="needs os.fork")
 def test_huge_power_runs_in_a_child_that_is_killed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_isolated, "CHILD_SECONDS", 0.5)
+    monkeypatch.setattr(_isolated, "CHILD_SECONDS", 1)
     asked: list[str] = []
     threads = threading.active_count()
     result = check("04.strict_calculate", _spy(COMPUTES_FIRST_HIDING_ERRORS, asked))
     failed = [c for c in result.cases if c.status == "failed"]
-    assert [c.name for c in failed] == ["9 ** 9 ** 9 is refused, not computed (run in a separate process)"]
+    assert [c.name for c in failed] == [HUGE_CASE]
     assert "computes the power before it checks the caps" in failed[0].message
     assert HUGE not in asked  # the child asked it; this process never did
     assert threading.active_count() <= threads, "a case thread was left running"
@@ -669,26 +917,22 @@ def test_feedback_is_specific() -> None:
     assert "over the budget" in text
     text = str(result_of("04.truncate_within", TRUNCATE_MUTANTS[
         "room for the longest marker (keeps fewer characters than fit)"]))
-    assert "FAIL  the cut has fewer digits than the total" in text and "keep one more" in text
+    assert "FAIL  the cut has fewer digits than the total" in text and "room for one more" in text
     text = str(check("04.run_tool", _falsy_is_nothing))
     assert "`if not result` is true for 0 too" in text
     text = str(check("04.run_tool", _catches_some))
     assert "raised ZeroDivisionError" in text and "catch Exception" in text
     text = str(result_of("04.strict_calculate", CALCULATE_MUTANTS["True + True accepted (bool is an int)"]))
-    assert "strict_calculate('True + True') returned '2'" in text
+    assert "strict_calculate('True + True') should give an 'Error: ...' text" in text
+    assert "got:      ['2'" in text
     text = str(check("04.predictions", {**PREDICTIONS, "calls_with_max_steps_5": 5,
                                         "end_reason_with_max_steps_5": "final_answer"}))
     assert "one more call than its limit" in text and "asked to because the steps ran out" in text
-    assert "got:      5" in text and "expected: 6" not in text
+    assert "got:      5" in text and "expected: 6" not in text and "the run's own value (not shown" in text
     text = str(result_of("04.tool_list", TOOL_LIST_MUTANTS["undocumented function silently skipped"]))
-    assert "instead of raising ValueError" in text
+    assert "raises ValueError" in text and "never leave it out" in text
     text = str(check("04.strict_calculate", _eval_calculator))
-    assert "'tuple'" in text
-
-
-def test_expected_tool_lines_match_the_library() -> None:
-    for function, line in _LINES.items():
-        assert rc.ToolRegistry([function]).describe() == line
+    assert "got:      ['tuple'" in text and "Never call eval" in text
 
 
 # The slip run of lesson 04: the library's, which the lesson and the exercise notebook use.
@@ -734,16 +978,13 @@ RULE_MUTANTS = {
         "A function without a docstring": ["undocumented function silently skipped"],
         "a parameter that has no type hint": ["missing type hint not refused",
                                               "one hinted parameter is enough"],
-        "raise `ValueError` with a message that names the function": [
-            "undocumented function silently skipped", "missing type hint not refused"],
     },
     "04.run_tool": {
         "always returns text for the model to read": ["non-text result returned as is"],
         "it never raises": ["catches only KeyError and ValueError", "raises KeyError for an unknown name"],
         "the result as text: `str(result)`": ["non-text result returned as is"],
         "`name` is not in `tools`": ["unknown name without the tool list"],
-        "Run only a tool whose name matches": ["runs the closest name (difflib)",
-                                               "runs a name in another case"],
+        "Run only a tool whose name matches": ["runs the closest name (difflib)"],
         "Do not lower-case the name or look for the closest one": ["runs a name in another case",
                                                                   "runs the closest name (difflib)"],
         "the exception's type, its message and a suggestion of what to change": [
@@ -814,12 +1055,17 @@ def test_library_functions_that_share_an_exercise_name_pass_it() -> None:
 
 
 def test_the_library_calculator_differs_from_the_strict_one_only_where_the_statement_says() -> None:
-    """rc.calculate knows functions and allows exponents up to 1000; everything else is the same."""
+    """rc.calculate knows functions, allows exponents up to 1000 and words its answers its own way."""
     failed = {c.name for c in check("04.strict_calculate", rc.calculate).cases if c.status != "passed"}
-    assert failed - {f"{HUGE} is refused, not computed (run in a separate process)"} == {
+    assert failed - {HUGE_CASE} == {
         "names and function calls are refused", "exponents above 100 are refused",
         "the exponent is checked before the power is computed",
+        "division by zero and overflow are error texts",  # 'Error: division by zero. Allowed: ...'
+        "every allowed operator",  # '1830000' for 0.15 * 12200000, where str() writes 1830000.0
+        "powers within both caps are computed",  # 2 ** 0.5 to 12 significant digits
         "agrees with the answer key on generated inputs"}
+    assert rc.calculate("1 / 0").startswith("Error: division by zero. Allowed:")
+    assert rc.calculate("0.15 * 12200000") == "1830000"
 
 
 # Wrong solutions no rule of RULE_MUTANTS lists, with the rule each breaks.
@@ -842,5 +1088,5 @@ OTHER_RULES = {
 # 04.predictions' stub is a dict of ...).
 (test_right_solutions_pass, _, test_wrong_solution_fails_under_its_rule, test_every_rule_has_a_mutant,
  test_each_rules_cases_exist) = exercise_tests(
-    {exercise: (right, from_rule_table(RULE_MUTANTS[exercise], catalogue, OTHER_RULES))
+    {exercise: (right, {**from_rule_table(RULE_MUTANTS[exercise], catalogue, OTHER_RULES), **NEW[exercise]})
      for exercise, (right, catalogue) in EXERCISES.items()}, stub)
