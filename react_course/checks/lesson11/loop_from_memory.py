@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from ...parsing import Action, FinalAnswer, ParseError, parse_step
@@ -48,16 +49,25 @@ def _observe(tools: dict[str, Callable[[str], str]], tool: str, text: str) -> st
         return f"Error from {tool}: {type(error).__name__}: {error}"
 
 
-def key(question: str, model: Callable[..., str], tools: dict[str, Callable[[str], str]],
-        max_steps: int = 6) -> tuple[str, str]:
-    """The answer key: the loop from memory, as the statement defines it."""
-    history = first_prompt(question, tools)
+def key(question: str, model: Callable[..., str], tools: dict[str, Callable[[str], str]], max_steps: int = 6,
+        *, cut_at: str = STOP[0], whole: bool = True, cache: bool = False) -> tuple[str, str]:
+    """The answer key: the loop from memory, as the statement defines it.
+
+    The keywords change one habit, to recognise a loop that has it (a fault's ``like``): a cut
+    elsewhere, a parse error's first line only, a cache of results.
+    """
+    history, seen = first_prompt(question, tools), {}
     for _ in range(max_steps):
-        reply = cut_at_stop(model(history, STOP), STOP)
+        reply = model(history, STOP).split(cut_at)[0]
         step = parse_step(reply)
         if isinstance(step, FinalAnswer):
             return step.answer, "final_answer"
-        observation = step.message if isinstance(step, ParseError) else _observe(tools, step.tool, step.input)
+        if isinstance(step, ParseError):
+            observation = step.message if whole else step.message.splitlines()[0]
+        else:
+            known = cache and (step.tool, step.input) in seen
+            observation = seen[step.tool, step.input] if known else _observe(tools, step.tool, step.input)
+            seen[step.tool, step.input] = observation
         history += f"\n{reply}\nObservation: {observation}"
     return f"Could not finish within {max_steps} steps.", "step_limit"
 
@@ -86,28 +96,6 @@ def _field(name: str, holds: Callable[[Any, Any], bool]) -> Callable[[tuple, Any
 
 def _kind(kind: str) -> Callable[[tuple, Any, Any], bool]:
     return _field("after each reply", lambda want, got: kind in got and kind not in want)
-
-
-def _wrong(cut_at: str = "\nObservation", whole: bool = True, cache: bool = False) -> Callable[..., Any]:
-    """The key with one habit changed, to recognise a loop that has it (a fault's ``like``)."""
-
-    def run(question: str, model: Callable[..., str], tools: dict, max_steps: int = 6) -> tuple[str, str]:
-        history, seen = first_prompt(question, tools), {}
-        for _ in range(max_steps):
-            reply = model(history, STOP).split(cut_at)[0]
-            step = parse_step(reply)
-            if isinstance(step, FinalAnswer):
-                return step.answer, "final_answer"
-            if isinstance(step, ParseError):
-                observation = step.message if whole else step.message.splitlines()[0]
-            else:
-                known = cache and (step.tool, step.input) in seen
-                observation = seen[step.tool, step.input] if known else _observe(tools, step.tool, step.input)
-                seen[step.tool, step.input] = observation
-            history += f"\n{reply}\nObservation: {observation}"
-        return f"Could not finish within {max_steps} steps.", "step_limit"
-
-    return run
 
 
 START = "Start the history with `first_prompt(question, tools)`"
@@ -159,8 +147,8 @@ FAULTS = (
     Fault(CUT, "Cut at '\\nObservation' before you parse the reply and before you append it.",
           found=_field("an invented observation reached a prompt", lambda want, got: got and not want)),
     Fault(CUT, "Cut at '\\nObservation', the line break included (a thought may say the word), and keep "
-          "everything before it as it is.", like=_wrong(cut_at="Observation")),
-    Fault(PARSE, "The observation is step.message, all its lines.", like=_wrong(whole=False)),
+          "everything before it as it is.", like=partial(key, cut_at="Observation")),
+    Fault(PARSE, "The observation is step.message, all its lines.", like=partial(key, whole=False)),
     Fault(PARSE, "The observation is step.message, all its lines.",
           found=_kind("a parse error, in other words")),
     Fault(APPEND, "history += '\\n' + reply + '\\nObservation: ' + observation, the reply as cut.",
@@ -180,7 +168,7 @@ FAULTS = (
     Fault(AT_MOST, "for _ in range(max_steps): read every reply up to the limit, and no more.",
           found=_field("model calls", lambda want, got: want != got)),
     Fault(ONCE, "Run the tool for every action, even one asked before: no cache of results.",
-          like=_wrong(cache=True)),
+          like=partial(key, cache=True)),
     Fault(ONCE, "Run the tool for every action, even one asked before: no cache of results.",
           found=_field("tools run", lambda want, got: want != got)),
     Fault(FINAL, "Return the pair (step.answer, 'final_answer') at once.",

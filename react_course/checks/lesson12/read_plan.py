@@ -62,7 +62,7 @@ RULES = (
     Rule("before the colon too", ("spaces around the tool and the colon", GENERATED),
          edge=_has(SPACE_BEFORE)),
     Rule("An input may be empty", ("an empty input",), edge=_has(r"\s*\w+\s*:\s*$")),
-    Rule("may start with a number", ("numbered lines",), edge=_has(r"\s*[0-9]\.")),
+    Rule("may start with a number", ("numbered lines",), edge=_has(OTHER_DIGITS)),  # "ASCII digits"
     Rule("`10.` too", ("a number of two digits", GENERATED), edge=_has(TWO_DIGITS)),
     Rule("`2)` and bullets", ("a parenthesis or a bullet is not a number and a dot", GENERATED),
          edge=_has(LOOK_ALIKES)),
@@ -71,6 +71,7 @@ RULES = (
     Rule("At most `limit` calls", ("a plan longer than the limit", "a limit of 0: no calls", GENERATED),
          edge=lambda a: a[1] == 0 and bool(read_plan(a[0], 9))),
 )
+
 
 def _reader(number: str = r"[0-9]+\.", tool: str = r"[A-Za-z_][A-Za-z0-9_]*", before: str = r"\s*",
             rest: str = r"(.*?)\s*") -> Callable[[str, int], list[tuple[str, str]]]:
