@@ -146,8 +146,10 @@ def lesson_for(result: RunResult) -> Lesson | None:
     not exist; thinking without acting (no call at all) until the step limit
     (each thought with no action is also a reply the parser cannot read, so
     this rule comes before that one); replies the parser could not read; calls
-    repeated; else the end reason itself. These are exercise 12.reflection's
-    rules: a run that made a call and then only thought gets the format lesson.
+    repeated; else a lesson that names the end reason. These are exercise
+    12.reflection's rules in its order (where the exercise returns the kind of
+    lesson, "other" for the last): a run that made a call and then only thought
+    gets the format lesson.
     """
     if result.end_reason == "final_answer":
         return None

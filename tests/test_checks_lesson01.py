@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from mutation_suite import caught_under, exercise_tests, from_rule_table, result_of, rules_of
+from mutation_suite import exercise_tests, from_rule_table, result_of
 
 import react_course as rc
 from react_course.checks import check
 from react_course.checks.lesson01 import QUESTION, _library_run, who_wrote_key
-from react_course.checks.spec import GENERATED
+from react_course.checks.spec import GENERATED, SPECS
 
 
 def by_rule(table: dict[str, list[str]]) -> list[tuple[str, str]]:
@@ -227,15 +227,6 @@ RENDER_OTHER_RULES = {
 }
 
 
-(test_right_solutions_pass, test_stub_is_not_attempted, test_wrong_solution_fails_under_its_rule,
- test_every_rule_has_a_mutant, test_each_rules_cases_exist) = exercise_tests({
-    "01.who_wrote": (who_wrote,
-                     from_rule_table(WHO_WROTE_RULE_MUTANTS, WHO_WROTE_MUTANTS, WHO_WROTE_OTHER_RULES)),
-    "01.render_trace": (render_trace,
-                        from_rule_table(RENDER_RULE_MUTANTS, RENDER_MUTANTS, RENDER_OTHER_RULES)),
-}, lambda *args, **kwargs: _stub())
-
-
 def test_render_trace_matches_the_library_format() -> None:
     step = {"thought": "I need the height.", "tool": "search", "input": "Eiffel Tower",
             "observation": "330 m"}
@@ -314,14 +305,24 @@ PAPER_RULE_MUTANTS = {
 }
 
 
-def test_every_paper_facts_rule_has_a_wrong_answer() -> None:
-    assert set(PAPER_RULE_MUTANTS) == rules_of("01.paper_facts")
-
-
-@pytest.mark.parametrize("rule, name", by_rule(PAPER_RULE_MUTANTS))
-def test_paper_facts_wrong_answer_is_caught_under_its_rule(rule: str, name: str) -> None:
-    key, value, _ = WRONG_ANSWERS[name]
-    assert caught_under("01.paper_facts", {**ANSWERS, key: value}, rule) == ""
+# Added from the statement alone (issue 27): a bool as 1, a percent sign, a letter with its name, no
+# answer at all, a yes as text.
+WRONG_ANSWERS.update({
+    "fever_as_one": ("react_beats_cot_fever", 1, "True or False"),
+    "share_with_a_percent_sign": ("reasoning_error_share", "47%", "write a number"),
+    "letter_with_its_name": ("best_hotpotqa", "D ReAct→CoT-SC", "one letter"),
+    "hotpotqa_left_none": ("hotpotqa_react", None, "write a number"),
+    "yes_in_words": ("react_beats_cot_fever", "yes", "True or False"),
+    "alfworld_off_by_more_than_rounding": ("alfworld_react", 71.6, "not ReAct's headline"),
+})
+PAPER_RULE_MUTANTS["yes/no answers are `True` or `False`"] += ["fever_as_one", "yes_in_words"]
+PAPER_RULE_MUTANTS["Numbers are Python numbers"] += ["share_with_a_percent_sign", "hotpotqa_left_none"]
+PAPER_RULE_MUTANTS["choices are one letter"] += ["letter_with_its_name"]
+PAPER_RULE_MUTANTS["percentages are numbers of percent"] += ["hotpotqa_as_fraction"]  # exact match is one
+QUESTION_RULE = {rule.cases[0]: rule.phrase for rule in SPECS["01.paper_facts"].rules if len(rule.cases) == 1}
+PAPER_WRONG = from_rule_table(PAPER_RULE_MUTANTS, {name: {**ANSWERS, key: value} for name, (key, value, _)
+                                                   in WRONG_ANSWERS.items()},
+                              {name: QUESTION_RULE[key] for name, (key, _, _) in WRONG_ANSWERS.items()})
 
 
 def test_paper_facts_feedback_says_what_each_answer_is_about() -> None:
@@ -329,15 +330,10 @@ def test_paper_facts_feedback_says_what_each_answer_is_about() -> None:
     assert "answers['alfworld_react']: ReAct's ALFWorld success rate in percent" in text
 
 
-def test_paper_facts_reference_passes_in_any_letter_case() -> None:
-    assert check("01.paper_facts", ANSWERS).status == "passed"
-    assert check("01.paper_facts", {**ANSWERS, "best_hotpotqa": " d", "switch_trigger": "B)"}).passed
-
-
 @pytest.mark.parametrize("name", WRONG_ANSWERS)
 def test_paper_facts_wrong_answer_fails_with_its_caveat(name: str) -> None:
-    key, value, said = WRONG_ANSWERS[name]
-    result = check("01.paper_facts", {**ANSWERS, key: value})
+    key, _, said = WRONG_ANSWERS[name]
+    result = result_of("01.paper_facts", PAPER_WRONG[name][1])
     assert result.status == "failed"
     failed = [c for c in result.cases if c.status == "failed"]
     assert [c.name for c in failed] == [key]
@@ -354,12 +350,6 @@ ROUNDED = {
     "alfworld_half_above": ("alfworld_react", 71.5),
     "reasoning_float": ("reasoning_error_share", 47.0),
 }
-
-
-@pytest.mark.parametrize("name", ROUNDED)
-def test_paper_facts_accepts_the_answer_rounded(name: str) -> None:
-    key, value = ROUNDED[name]
-    assert check("01.paper_facts", {**ANSWERS, key: value}).status == "passed"
 
 
 def test_paper_facts_no_trap_is_close_enough_to_pass() -> None:
@@ -413,27 +403,45 @@ DESIGN_RULE_MUTANTS = {
 }
 
 
-def test_every_which_design_rule_has_a_wrong_label() -> None:
-    assert set(DESIGN_RULE_MUTANTS) == rules_of("01.which_design")
+# Added from the statement alone (issue 27): names of the designs that are not the exercise's labels,
+# and a system given a neighbour's design.
+WRONG_LABELS.update({
+    "chain_of_thought_label": {"C": "chain-of-thought"},
+    "react_hyphenated": {"D": "re-act"},
+    "act_only_in_other_words": {"E": "acting only"},
+    "plan_called_workflow": {"B": "workflow"},
+    "coding_assistant_called_workflow": {"F": "workflow"},
+})
+DESIGN_RULE_MUTANTS["Label each system with one of"] += ["chain_of_thought_label", "react_hyphenated",
+                                                         "act_only_in_other_words"]
+DESIGN_RULE_MUTANTS["a model first writes a list of five searches"] += ["plan_called_workflow"]
+DESIGN_RULE_MUTANTS["before each shell command it runs, what it expects the command to show"] += [
+    "coding_assistant_called_workflow"]
+DESIGN_WRONG = from_rule_table(DESIGN_RULE_MUTANTS, {name: {**LABELS, **wrong} for name, wrong
+                                                     in WRONG_LABELS.items()}, {"everything_react": None})
 
 
-@pytest.mark.parametrize("rule, name", by_rule(DESIGN_RULE_MUTANTS))
-def test_which_design_wrong_label_is_caught_under_its_rule(rule: str, name: str) -> None:
-    assert caught_under("01.which_design", {**LABELS, **WRONG_LABELS[name]}, rule) == ""
+# ------------------------------------------------------------ the one helper, stubs
 
 
-def test_which_design_reference_passes_forgiving_case_and_spaces() -> None:
-    assert check("01.which_design", LABELS).status == "passed"
-    assert check("01.which_design", {**LABELS, "B": "Plan and execute", "D": "ReAct"}).passed
+class Stub(dict):
+    """An untouched exercise of either kind: a function that raises, a dict of answers left as ``...``."""
+
+    def __call__(self, *args, **kwargs):
+        raise NotImplementedError("exercise 1.x: write it")
 
 
-@pytest.mark.parametrize("name", WRONG_LABELS)
-def test_which_design_wrong_labels_fail(name: str) -> None:
-    result = check("01.which_design", {**LABELS, **WRONG_LABELS[name]})
-    assert result.status == "failed"
-
-
-# ------------------------------------------------------------ stubs
+(test_right_solutions_pass, test_stub_is_not_attempted, test_wrong_solution_fails_under_its_rule,
+ test_every_rule_has_a_mutant, test_each_rules_cases_exist) = exercise_tests({
+    "01.who_wrote": (who_wrote,
+                     from_rule_table(WHO_WROTE_RULE_MUTANTS, WHO_WROTE_MUTANTS, WHO_WROTE_OTHER_RULES)),
+    "01.render_trace": (render_trace,
+                        from_rule_table(RENDER_RULE_MUTANTS, RENDER_MUTANTS, RENDER_OTHER_RULES)),
+    "01.paper_facts": ((ANSWERS, {**ANSWERS, "best_hotpotqa": " d", "switch_trigger": "B)"},
+                        *({**ANSWERS, key: value} for key, value in ROUNDED.values())), PAPER_WRONG),
+    "01.which_design": ((LABELS, {**LABELS, "B": "Plan and execute", "D": "ReAct", "E": "Act_Only"}),
+                        DESIGN_WRONG),
+}, Stub({**dict.fromkeys(ANSWERS, ...), **dict.fromkeys(LABELS, ...)}))
 
 def _stub(*args, **kwargs):
     raise NotImplementedError("exercise 1.1: write it")

@@ -1,14 +1,16 @@
-"""Lesson 12's checkers: the references pass, stubs are not attempted, plausible mistakes fail.
+"""Lesson 12's checkers, through the one helper (``mutation_suite.exercise_tests``).
 
-Each mutant names the rule of the statement it breaks, and every rule has at least one.
+Each wrong solution names the rule of the statement it breaks, fails under it, and runs once;
+every rule has at least one.
 """
 
 import re
 
 import pytest
-from mutation_suite import caught_under, checker_tests
+from mutation_suite import exercise_tests, result_of
 
-from react_course.checks.lesson12 import keys
+from react_course.checks.lesson12.reflection import key as reflection_key
+from react_course.structure import read_plan as plan_key
 
 
 def stub(*args, **kwargs):
@@ -40,16 +42,27 @@ def _pattern(pattern, limit_or_none=False, lower=False):
     return read_plan
 
 
+def _strip_spaces_only(text, limit):
+    line = re.compile(r"^ *(?:[0-9]+\. *)?([A-Za-z_][A-Za-z0-9_]*) *: *(.*?) *$")
+    found = [line.match(each) for each in text.splitlines()]
+    return [(m.group(1), m.group(2)) for m in found if m][:limit]
+
+
+def _kept_calls(text, limit, calls=[]):  # noqa: B006 - the mistake under test: a default that remembers
+    calls.extend(plan_key(text, limit))
+    return calls[-limit:] if limit else []
+
+
 KEY_LINE = r"^\s*(?:[0-9]+\.\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$"
 
 PLAN_MUTANTS = {
     "every line with a colon is a call": ("Any other line", _any_colon),
     "numbered lines skipped": ("may start with a number", _unnumbered),
     "the input cut at its last colon": ("Only the first colon splits", _last_colon),
-    "no limit": ("At most `limit` calls", lambda text, limit: keys.read_plan(text, 99)),
-    "last line first": ("in the order the lines come", lambda text, limit: keys.read_plan(text, limit)[::-1]),
+    "no limit": ("At most `limit` calls", lambda text, limit: plan_key(text, 99)),
+    "last line first": ("in the order the lines come", lambda text, limit: plan_key(text, limit)[::-1]),
     "only the first call": ("Each line of the form `tool: input` is one call",
-                            lambda text, limit: keys.read_plan(text, min(limit, 1))),
+                            lambda text, limit: plan_key(text, min(limit, 1))),
     # the tool's characters
     "a hyphen in a tool": ("starting with a letter or an underscore",
                            _pattern(r"^\s*(?:[0-9]+\.\s*)?([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$")),
@@ -79,7 +92,17 @@ PLAN_MUTANTS = {
                                     _pattern(r"^\s*(?:\d+[.)]\s*)?([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$")),
     "a limit of 0 read as no limit": ("At most `limit` calls", _pattern(KEY_LINE, limit_or_none=True)),
     "lists instead of tuples": ("Each line of the form `tool: input` is one call",
-                                lambda text, limit: [list(c) for c in keys.read_plan(text, limit)]),
+                                lambda text, limit: [list(c) for c in plan_key(text, limit)]),
+    # added from the statement alone (issue 27)
+    "unicode digits as a number": ("may start with a number",
+                                   _pattern(r"^\s*(?:\d+\.\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")),
+    "tools capitalised": ("either case", lambda text, limit: [(t.capitalize(), i) for t, i in
+                                                              plan_key(text, limit)]),
+    "only spaces stripped, not tabs": ("spaces around the tool and the input are stripped",
+                                       _strip_spaces_only),
+    "calls kept in a mutable default": ("Each line of the form `tool: input` is one call", _kept_calls),
+    "a negative slice for the limit": ("At most `limit` calls", lambda text, limit: plan_key(text, 99)[
+        :limit if limit else -1]),
 }
 
 
@@ -104,18 +127,18 @@ def _unreadable_first(run):
     if run["end_reason"] != "final_answer" and "parse_error" in run["errors"] and \
             "unknown_tool" not in run["errors"]:
         return "unreadable"
-    return keys.reflection(run)
+    return reflection_key(run)
 
 
 def _no_action_at_any_end(run):
     if run["end_reason"] != "final_answer" and not run["calls"] and "unknown_tool" not in run["errors"]:
         return "no_action"
-    return keys.reflection(run)
+    return reflection_key(run)
 
 
 def _end_reason_for_other(run):
     """The library's reflect words its last rule as the end reason; the exercise says "other"."""
-    kind = keys.reflection(run)
+    kind = reflection_key(run)
     return run["end_reason"] if kind == "other" else kind
 
 
@@ -123,7 +146,22 @@ def _no_action_on_budget(run):
     stuck = run["end_reason"] in ("step_limit", "budget") and not run["calls"]
     if stuck and "unknown_tool" not in run["errors"]:
         return "no_action"
-    return keys.reflection(run)
+    return reflection_key(run)
+
+
+def _first_error_only(run):
+    """Reads only the first error for the parse-error rule."""
+    stuck = run["end_reason"] == "step_limit" and not run["calls"]
+    if run["end_reason"] != "final_answer" and "unknown_tool" not in run["errors"] and not stuck:
+        return "unreadable" if run["errors"][:1] == ["parse_error"] else _without("unreadable")(run)
+    return reflection_key(run)
+
+
+def _in_the_calls(run):
+    if run["end_reason"] != "final_answer" and "unknown_tool" in run["calls"]:
+        return "unknown_tool"
+    kind = reflection_key(run)
+    return _without("unknown")(run) if kind == "unknown_tool" else kind
 
 
 REFLECTION_MUTANTS = {
@@ -137,59 +175,36 @@ REFLECTION_MUTANTS = {
     "nothing said otherwise": ('"other"', _without("other")),
     "the end reason for no rule": ('"other"', lambda run: _end_reason_for_other(run)),
     "no_action at any ending without calls": ('"no_action"', lambda run: _no_action_on_budget(run)),
+    # added from the statement alone (issue 27)
+    "only the first error read": ('"unreadable"', _first_error_only),
+    "unknown tools looked up in the calls": ('"unknown_tool"', _in_the_calls),
+    "None as text": ("ended with a final answer gets None", lambda run: "None" if run["end_reason"] ==
+                     "final_answer" else reflection_key(run)),
 }
 
 EXERCISES = {
-    "12.read_plan": (keys.read_plan, PLAN_MUTANTS),
-    "12.reflection": (keys.reflection, REFLECTION_MUTANTS),
+    "12.read_plan": ((plan_key, _pattern(KEY_LINE)), PLAN_MUTANTS),
+    "12.reflection": (reflection_key, REFLECTION_MUTANTS),
 }
-
-(
-    test_reference_passes,
-    test_stub_is_not_attempted,
-    test_wrong_solution_fails,
-    test_every_rule_has_a_mutant_and_every_mutant_a_rule,
-    test_each_rules_cases_exist,
-) = checker_tests(EXERCISES, stub)
+(test_right_solutions_pass, test_stub_is_not_attempted, test_wrong_solution_fails_under_its_rule,
+ test_every_rule_has_a_mutant, test_each_rules_cases_exist) = exercise_tests(EXERCISES, stub)
 
 
-@pytest.mark.parametrize(("exercise", "name"), [(e, n) for e, (_, m) in EXERCISES.items() for n in m])
-def test_each_wrong_solution_is_caught_under_its_rule(exercise, name):
-    rule, wrong = EXERCISES[exercise][1][name]
-    assert caught_under(exercise, wrong, rule) == ""
+def test_the_library_read_plan_is_the_key_and_holds_the_statement():
+    from react_course.checks.spec import SPECS
+
+    assert SPECS["12.read_plan"].key is plan_key
+    plan = "2) search: a\nsearch-web: b\n10. search : c\n- x: d\n_Y : e"
+    assert plan_key(plan) == [("search", "c"), ("_Y", "e")]
 
 
-def test_the_library_read_plan_is_the_key_and_the_hint_follows_the_fault():
-    from react_course.checks import check
-    from react_course.structure import read_plan
-
-    assert read_plan("2) search: a\nsearch-web: b\n10. search : c") == [("search", "c")]
-    result = check("12.read_plan", PLAN_MUTANTS["one digit only"][1])
-    generated = next(c for c in result.cases if c.name.startswith("agrees"))
-    assert generated.status == "failed" and "'10.'" in generated.hint, generated
-
-
-EDGES = {
-    "12.read_plan": {
-        "a number of two digits": lambda args: re.search(r"(?m)^\s*[0-9]{2,}\.", args[0]) is not None,
-        "2) or a bullet": lambda args: re.search(r"(?m)^\s*(?:[0-9]+\)|[-*•] )", args[0]) is not None,
-        "a hyphen in a tool": lambda args: "search-web" in args[0],
-        "a leading digit": lambda args: "2nd" in args[0], "an accented tool": lambda args: "café" in args[0],
-        "upper case": lambda args: "GET_ORDER" in args[0],
-        "a leading underscore": lambda args: "_lookup" in args[0],
-        "a space before the colon": lambda args: re.search(r"\w[ \t]+:", args[0]) is not None,
-        "a limit of 0 with calls": lambda args: args[1] == 0 and keys.read_plan(args[0], 9),
-        "more calls than the limit": lambda args: len(keys.read_plan(args[0], 99)) > args[1] > 0,
-    },
-    "12.reflection": {"no calls at the step limit, with parse errors": lambda args: args[0]["end_reason"]
-                      == "step_limit" and not args[0]["calls"] and "parse_error" in args[0]["errors"]},
-}
-
-
-@pytest.mark.parametrize(("exercise", "edge"), [(e, n) for e, edges in EDGES.items() for n in edges])
-def test_the_generated_inputs_reach_every_edge(exercise, edge):
-    from react_course.checks import exercises
-    from react_course.checks.generated import COMPARISONS, generate
-
-    exercises("12")  # loads the lesson's checkers, which register the comparisons
-    assert any(EDGES[exercise][edge](args) for _, args in generate(COMPARISONS[exercise])), edge
+@pytest.mark.parametrize(("exercise", "name", "says"), [
+    ("12.read_plan", "one digit only", "'10.'"), ("12.read_plan", "2) accepted", "'2)'"),
+    ("12.read_plan", "a hyphen in a tool", "search-web"),
+    ("12.read_plan", "no space before the colon", "before"),
+    ("12.reflection", "the end reason for no rule", "not the end reason"),
+    ("12.reflection", "parse errors read first", "before the parse errors")])
+def test_the_hint_follows_the_fault(exercise, name, says):
+    result = result_of(exercise, EXERCISES[exercise][1][name][1])
+    failed = [c for c in result.cases if c.status == "failed"]
+    assert failed and says in failed[0].hint, failed[0]

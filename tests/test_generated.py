@@ -16,8 +16,9 @@ from react_course.checks import exercises
 from react_course.checks.framework import run_cases
 from react_course.checks.generated import COMPARISONS, Comparison, Draw, generate, same_value
 
-VALUE_EXERCISES = {"00.first_check", "01.paper_facts", "01.which_design", "02.predict_calls",
-                   "07.what_remains"}
+# (00.first_check, 01.paper_facts and 01.which_design are specs, quiz.Quiz: their comparison over the
+# questions is registered, though the notebook's cases are the questions alone)
+VALUE_EXERCISES = {"02.predict_calls", "07.what_remains"}
 ALL = exercises()
 
 

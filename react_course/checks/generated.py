@@ -111,6 +111,7 @@ class Comparison:
     # then follows the fault found, not the case (``spec.Fault``)
     diagnose: Callable[[tuple, Any, Any], tuple[str, str] | None] | None = None
     show_value: Callable[[Any], str] = describe  # how an expected or returned value is shown
+    show_expected: Callable[[Any], str] | None = None  # the key's value, when a quiz hides it
 
     def case(self, student: Callable[..., Any]) -> Case:
         return Case(self.name, lambda: _search(self, student), test=lambda found: found is None,
@@ -189,7 +190,8 @@ def _shrink(comparison: Comparison, student: Callable[..., Any], found: tuple, n
     _, args, expected, got, message, value = best
     note = f"input {number} of {comparison.count} differs; shown shrunk to a small example"
     rule, hint = (comparison.diagnose(args, expected, value) if comparison.diagnose else None) or ("", "")
-    return Difference(comparison.show(args), comparison.show_value(expected), got,
+    shown = (comparison.show_expected or comparison.show_value)(expected)
+    return Difference(comparison.show(args), shown, got,
                       f"{message}. {note}" if message else note, hint=hint, rule=rule)
 
 

@@ -105,6 +105,7 @@ class Spec:
     compare: Callable[[tuple, Any, Any], bool | str] = strict
     show: Callable[[tuple], str] | None = None  # a call as text (default: name(arg, ...))
     show_value: Callable[[Any], str] = describe
+    show_expected: Callable[[Any], str] | None = None  # the key's value as shown (a quiz hides it)
     generated_hint: str = ""
     # adapt(example) -> the example as this check shows it (e.g. named for a browser tab), per check
     adapt: Callable[[Example], Example] | None = None
@@ -117,7 +118,7 @@ class Spec:
         made = Comparison(self.id, lambda *args: self.expected(args), self.inputs, self.compare,
                           self.call_text, hint=self.generated_hint, count=self.count, seed=self.seed,
                           time_limit=self.time_limit, call=self.value, diagnose=self.diagnose,
-                          show_value=self.show_value, name=GENERATED)
+                          show_value=self.show_value, show_expected=self.show_expected, name=GENERATED)
         object.__setattr__(self, "comparison", made)
 
     def call_text(self, args: tuple) -> str:
@@ -187,7 +188,8 @@ def judge_value(spec: Spec, args: tuple, got: Any, note: str = "") -> Difference
     if verdict is True:
         return None
     rule, says = spec.diagnose(args, expected, got) or ("", "")
-    return Difference(spec.call_text(args) + note, spec.show_value(expected), spec.show_value(got),
+    return Difference(spec.call_text(args) + note, (spec.show_expected or spec.show_value)(expected),
+                      spec.show_value(got),
                       verdict if isinstance(verdict, str) else "", hint=says, rule=rule)
 
 

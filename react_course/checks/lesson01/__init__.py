@@ -7,8 +7,9 @@ Four exercises, one module each:
 - ``01.paper_facts`` (``paper_facts.py``): a quiz on the ReAct paper's results and their caveats;
 - ``01.which_design`` (``which_design.py``): name the design of six short system descriptions.
 
-``who_wrote.py`` is a spec (``checks/spec.py``); ``generated_traces.py`` holds
-render_trace's key and the steps its generated comparison runs on.
+Each is a spec (``checks/spec.py``); the two quizzes are ``quiz.Quiz`` specs, whose
+cases are their questions. ``generated_traces.py`` holds render_trace's key and the
+steps its generated comparison runs on.
 
 The quizzes never show the right answer: a wrong one gets a hint that says
 which caveat it fell into (a number from another table, another model, the

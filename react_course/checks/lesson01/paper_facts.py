@@ -1,4 +1,4 @@
-"""Check ``01.paper_facts``: a quiz on the ReAct paper's results and their caveats.
+"""01.paper_facts as a spec (``checks/quiz.py``): a quiz on the ReAct paper's results and their caveats.
 
 A wrong answer is never told the right one: its message names the trap it
 fell into (a number from another table, another model, the other direction
@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .. import exercise
-from ..framework import Case
-from .common import answer_for
+from ..quiz import quiz
+from ..spec import Fault, Rule
 
 CLOSE = 0.5  # a number within half a point of the answer is the answer, rounded (70.9 or 71)
 
@@ -37,6 +36,7 @@ def _number(right: float, wrong: dict[float, str], generic: str) -> Callable[[An
         return generic
 
     test.traps = dict(wrong)  # the tests check that no trap is accepted
+    test.kind, test.right = "number", right
     return test
 
 
@@ -46,6 +46,7 @@ def _yes_no(right: bool, why: str) -> Callable[[Any], bool | str]:
             return f"write True or False, not {got!r}"
         return True if got is right else why
 
+    test.kind, test.right = "yes/no", right
     return test
 
 
@@ -56,6 +57,7 @@ def _letter(right: str, wrong: dict[str, str]) -> Callable[[Any], bool | str]:
             return f"write one letter, A, B, C or D, not {got!r}"
         return True if letter == right else wrong[letter]
 
+    test.kind, test.right = "letter", right
     return test
 
 
@@ -143,47 +145,60 @@ ABOUT = {
     "alfworld_react": "ReAct's ALFWorld success rate in percent, as the abstract's +34 counts it",
 }
 
-RULES = {
-    "`hotpotqa_react`: ReAct's HotpotQA exact match": ("hotpotqa_react",),
-    "`best_hotpotqa`: which method had the best HotpotQA exact match?": ("best_hotpotqa",),
-    "does ReAct alone beat chain of thought on HotpotQA?": ("react_beats_cot_hotpotqa",),
-    "does ReAct alone beat chain of thought on FEVER?": ("react_beats_cot_fever",),
-    "what percentage of ReAct's HotpotQA failures were reasoning errors": ("reasoning_error_share",),
-    "when does ReAct→CoT-SC switch to CoT-SC?": ("switch_trigger",),
-    "ReAct's ALFWorld success rate, in percent, as the abstract's +34 points counts it": (
-        "alfworld_react",),
-    "Numbers are Python numbers": ("hotpotqa_react", "alfworld_react"),
-    "percentages are numbers of percent": ("reasoning_error_share", "alfworld_react"),
-    "yes/no answers are `True` or `False`": ("react_beats_cot_hotpotqa", "react_beats_cot_fever"),
-    "choices are one letter": ("best_hotpotqa", "switch_trigger"),
-}
+RIGHT = {question: test.right for question, (test, _) in PAPER_QUESTIONS.items()}  # the key
+PERCENT = ("hotpotqa_react", "reasoning_error_share", "alfworld_react")  # an exact match is one too
+NUMBERS = "Numbers are Python numbers"
+PERCENTS = "percentages are numbers of percent"
+YES_NO = "yes/no answers are `True` or `False`"
+LETTERS = "choices are one letter"
 
 
-@exercise(
-    "01.paper_facts",
-    "the ReAct paper's numbers and their caveats",
-    rules=RULES,
-    hints=(
+def _kind(question: str) -> str:
+    return PAPER_QUESTIONS[question][0].kind
+
+
+def _a_number(got: Any) -> bool:
+    return isinstance(got, int | float) and not isinstance(got, bool)
+
+
+RULES = (
+    Rule("`hotpotqa_react`: ReAct's HotpotQA exact match", ("hotpotqa_react",)),
+    Rule("`best_hotpotqa`: which method had the best HotpotQA exact match?", ("best_hotpotqa",)),
+    Rule("does ReAct alone beat chain of thought on HotpotQA?", ("react_beats_cot_hotpotqa",)),
+    Rule("does ReAct alone beat chain of thought on FEVER?", ("react_beats_cot_fever",)),
+    Rule("what percentage of ReAct's HotpotQA failures were reasoning errors", ("reasoning_error_share",)),
+    Rule("when does ReAct→CoT-SC switch to CoT-SC?", ("switch_trigger",)),
+    Rule("ReAct's ALFWorld success rate, in percent, as the abstract's +34 points counts it",
+         ("alfworld_react",)),
+    Rule(NUMBERS, ("hotpotqa_react", "alfworld_react"), edge=lambda a: _kind(a[0]) == "number"),
+    Rule(PERCENTS, ("reasoning_error_share", "alfworld_react"), edge=lambda a: a[0] in PERCENT),
+    Rule(YES_NO, ("react_beats_cot_hotpotqa", "react_beats_cot_fever"),
+         edge=lambda a: _kind(a[0]) == "yes/no"),
+    Rule(LETTERS, ("best_hotpotqa", "switch_trigger"), edge=lambda a: _kind(a[0]) == "letter"),
+)
+
+FAULTS = (
+    Fault(NUMBERS, "Write the number itself (27.0, not '27.0' or '27%'); rounded to a whole number is fine.",
+          found=lambda args, want, got: _kind(args[0]) == "number" and not _a_number(got)),
+    Fault(PERCENTS, "Write a percentage as a number of percent: 12 for 12%, not 0.12.",
+          found=lambda args, want, got: _kind(args[0]) == "number" and _a_number(got) and 0 < got < 1),
+    Fault(YES_NO, "A yes/no answer is a Python bool (the value, not its name in quotes, nor 1 or 0).",
+          found=lambda args, want, got: _kind(args[0]) == "yes/no" and not isinstance(got, bool)),
+    Fault(LETTERS, "Write one letter, A, B, C or D: the letter of the choice, not its name.",
+          found=lambda args, want, got: _kind(args[0]) == "letter" and not (
+              isinstance(got, str) and got.strip().upper().rstrip(").") in ("A", "B", "C", "D"))),
+)
+
+SPEC = quiz(
+    "01.paper_facts", "the ReAct paper's numbers and their caveats", "answers", RIGHT,
+    {question: test for question, (test, _) in PAPER_QUESTIONS.items()}, ABOUT,
+    {question: hint for question, (_, hint) in PAPER_QUESTIONS.items()}, RULES, FAULTS,
+    general=(
         "Every answer is in the lesson's section on the paper's results (PaLM-540B, few-shot): "
         "the HotpotQA and FEVER table, the error analysis and the decision-making results.",
         "A number that appears elsewhere (a re-run with another model, an appendix, another row) "
         "is a trap: the failed case says which one you picked.",
         "Numbers are Python numbers (12.5, not '12.5'; rounded to a whole number is fine), yes/no "
         "answers are True or False, choices are one letter.",
-    ),
-)
-def paper_facts_cases(answers: Any):
-    yield from _quiz(answers, PAPER_QUESTIONS, ABOUT)
-
-
-def _quiz(answers: Any, questions: dict[str, tuple[Callable[[Any], bool | str], str]],
-          about: dict[str, str]):
-    if isinstance(answers, dict) and answers and all(v is Ellipsis for v in answers.values()):
-        raise NotImplementedError("every answer is still ...")
-    if not isinstance(answers, dict):
-        yield Case("answers is a dict", lambda: answers, test=lambda got: "answers must be a dict",
-                   hint="Fill in the dict the exercise starts with; keep its keys.")
-        return
-    for key, (test, hint) in questions.items():
-        yield Case(key, lambda key=key: answer_for(answers, key), test=test, hint=hint,
-                   given=f"answers[{key!r}]: {about[key]}")
+    ))
+__all__ = ["PAPER_QUESTIONS", "RIGHT", "SPEC"]

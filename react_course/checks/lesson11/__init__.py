@@ -1,13 +1,11 @@
 """Lesson 11: interview preparation.
 
-One exercise, ``11.loop_from_memory`` (``loop_from_memory.py``): the ReAct
-loop written from memory, checked on its behaviour against hostile scripted
-models (``hostile.py``: a model that never answers, one that ignores the stop
-and writes its own observation, unknown tools, unreadable replies, a tool that
-raises), and compared with the answer key on sixty seeded generated scripts
-(``generated.py``, on ``checks.generated.Comparison``: shrunk to a small
-script, with the hint of the fault found). Nothing here reads the student's
-source.
+One exercise, ``11.loop_from_memory`` (``loop_from_memory.py``, a spec:
+``checks/spec.py``): the ReAct loop written from memory, run on hostile scripts
+(``hostile.py``: a model that never answers, one that ignores the stop and writes
+its own observation, unknown tools, unreadable replies, a tool that raises) and
+compared with the answer key on them and on sixty generated scripts. Nothing here
+reads the student's source; the module the lesson imports (``hostile``) holds no key.
 """
 
 from . import loop_from_memory

@@ -1,25 +1,36 @@
-"""What ``11.loop_from_memory`` throws at a loop: the question, logged tools, hostile replies.
+"""What ``11.loop_from_memory`` throws at a loop, and what it watches the loop do.
 
-The tools are a plain ``{name: function}`` dict, as the drill's statement
-gives them, logging every call so a check can tell which tools ran and on
-what input. ``price`` raises for an item the shop does not sell, as a real
-tool may. ``reference_run`` is the answer key the generated comparison holds
-a student's loop to. ``hinted`` gives a case whose loop raises the hint its
-error deserves (a tool's error let through, an unknown tool looked up).
+The tools are a plain ``{name: function}`` dict, as the drill's statement gives
+them, logging every call so that a check can tell which tools ran on what input.
+``price`` raises for an item the shop does not sell, as a real tool may. The
+model is a ``ScriptedModel`` replying with a script's replies in turn, then with
+spare actions, so that a loop that goes on too long is seen, not a script that
+ran out; a ``GuardedModel`` around it ends a loop with no limit on a count of
+calls (never on a clock).
+
+``watch(loop, replies, max_steps, ignore_stops)`` is what the check compares:
+the run's behaviour as plain data. There is no answer key here: the lesson
+imports this module, so a loop in it would be a ready answer (the key lives in
+``loop_from_memory.py``; ``answer_key_on`` shows what it does on a script).
 
 Left out: native tool calls (lesson 07's checker covers them).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from itertools import pairwise
 from typing import Any
 
 from ...calculator import calculate
+from ...models import ScriptedModel
 from ...parsing import FinalAnswer, ParseError, parse_step
 from ...prompts import build_prompt
 from ...stops import cut_at_stop
 from ...tools import ToolRegistry
+from ..guards import GuardedModel
+from ..plain import Opaque, is_plain
+from ..values import describe
 
 QUESTION = "What do 3 notebooks and 2 pens cost?"
 STOP = ["\nObservation"]
@@ -38,6 +49,9 @@ WRITES_OWN = (ASK_PEN + f"\nObservation: {INVENTED}.\nThought: So 2 pens cost 19
 # The word without its line break is no stop: a loop that cuts at "Observation" loses this action.
 MENTIONS_OBSERVATION = ("Thought: The Observation above gave the notebook's price; now a pen.\n"
                         "Action: price\nAction Input: pen")
+NOT_THE_REPLY = "not the reply (cut at the stop), then '\\nObservation: '"
+NOT_KEPT = "a prompt that does not start with the one before"
+HANDED_OVER = "Could not finish ..."
 
 
 class NoSuchItem(KeyError):
@@ -68,80 +82,86 @@ def first_prompt(question: str, tools: dict[str, Callable[[str], str]]) -> str:
     return build_prompt(question, ToolRegistry(tools).describe(), list(tools))
 
 
-def observe(tools: dict[str, Callable[[str], str]], tool: str, text: str) -> str:
-    """What the program writes after an action: the tool's result, or an error that helps."""
-    if tool not in tools:
-        return f"Unknown tool {tool!r}. Available tools: {', '.join(tools)}."
-    try:
-        return str(tools[tool](text))
-    except Exception as error:  # the tool failed: the model reads why and tries something else
-        return f"Error from {tool}: {type(error).__name__}: {error}"
-
-
-def reference_run(question: str, model: Callable[..., str], tools: dict[str, Callable[[str], str]],
-                  max_steps: int = 6) -> tuple[str, str]:
-    """The answer key: the loop from memory, as the statement defines it."""
-    history = first_prompt(question, tools)
-    for _ in range(max_steps):
-        reply = cut_at_stop(model(history, STOP), STOP)
-        step = parse_step(reply)
-        if isinstance(step, FinalAnswer):
-            return step.answer, "final_answer"
-        if isinstance(step, ParseError):
-            observation = step.message
-        else:
-            observation = observe(tools, step.tool, step.input)
-        history += f"\n{reply}\nObservation: {observation}"
-    return f"Could not finish within {max_steps} steps.", "step_limit"
-
-
 def spare(count: int) -> list[str]:
     """Replies that keep asking, so a loop that goes on too long is seen, not a script running out."""
     return [f"Thought: More.\nAction: price\nAction Input: spare {n}" for n in range(count)]
 
 
-def observation_after(prompt: str, reply: str) -> str | None:
-    """The observation line the program wrote right after ``reply`` in ``prompt`` (None if absent).
+def budget(max_steps: int) -> int:
+    """Model calls a loop may make before the guard ends it: room to count a few too many."""
+    return 2 * max_steps + 6
 
-    >>> observation_after("Q\\nI think so.\\nObservation: Could not read it.", "I think so.")
-    'Could not read it.'
+
+def watch(loop: Callable[..., Any], replies: Sequence[str], max_steps: int | None = None,
+          ignore_stops: bool = False) -> dict[str, Any]:
+    """What ``loop`` did on one script, as plain data (``max_steps=None``: the default is used).
+
+    >>> seen = watch(lambda question, model, tools, max_steps=6: ("16", "final_answer"), [])
+    >>> seen["returned"], seen["model calls"]
+    (('16', 'final_answer'), 0)
     """
-    at = prompt.rfind(reply)
-    if at < 0:
-        return None
-    rest = prompt[at + len(reply):]
-    if not rest.startswith("\nObservation: "):
-        return None
-    return rest[len("\nObservation: "):].split("\n", 1)[0]
+    log: list[tuple[str, str]] = []
+    steps = 6 if max_steps is None else max_steps
+    sent = [*replies, *spare(budget(steps))]
+    model = ScriptedModel(sent, ignore_stops=ignore_stops)
+    guarded = GuardedModel(model, max_calls=budget(steps))
+    options = {} if max_steps is None else {"max_steps": max_steps}
+    got = loop(QUESTION, guarded, logged_tools(log), **options)
+    calls = model.calls
+    return {
+        "returned": returned(got),
+        "model calls": guarded.calls,
+        "tools run": list(log),
+        "first prompt": None if not calls else "first_prompt(question, tools)"
+        if calls[0].prompt == first_prompt(QUESTION, logged_tools([]))
+        else Opaque(describe(calls[0].prompt, 120)),
+        "stops sent": sorted({call.stop for call in calls}, key=repr),  # each a tuple, or None
+        "after each reply": [after_reply(a.prompt, b.prompt, sent[n])
+                             for n, (a, b) in enumerate(pairwise(calls))],
+        "an invented observation reached a prompt": any(INVENTED in call.prompt for call in calls),
+    }
 
 
-def prompts_of(model: Any) -> list[str]:
-    return [call.prompt for call in getattr(model, "calls", [])]
+def returned(got: Any) -> Any:
+    """The returned value, a hand-over's text read as the statement reads it (its start)."""
+    if isinstance(got, tuple) and len(got) == 2 and got[1] == "step_limit" and isinstance(got[0], str) \
+            and got[0].startswith("Could not finish"):
+        return HANDED_OVER, "step_limit"
+    return got if is_plain(got) else Opaque(describe(got, 120))
 
 
-def hinted(case: Any) -> Any:
-    """The case, with a hint chosen by the error when the loop raises, not the case's own hint."""
-    run = case.run
+def after_reply(before: str, after: str, sent: str) -> str:
+    """The kind of what the program appended to the history after one reply.
 
-    def guarded() -> Any:
-        try:
-            return run()
-        except NotImplementedError:
-            raise
-        except Exception as error:
-            case.hint = error_hint(error)
-            raise
+    >>> after_reply("Q", "Q\\nI think.\\nObservation: " + parse_step("I think.").message, "I think.")
+    "a parse error's whole message"
+    """
+    if not after.startswith(before):
+        return NOT_KEPT
+    reply, rest = cut_at_stop(sent, STOP), after[len(before):]
+    rest = rest[1:] if rest.startswith("\n") else rest  # the line break before the reply is optional
+    if not rest.startswith(reply + "\nObservation: "):
+        return NOT_THE_REPLY
+    seen, step = rest[len(reply + "\nObservation: "):], parse_step(reply)
+    if isinstance(step, ParseError):
+        return "a parse error's whole message" if seen == step.message else "a parse error, in other words"
+    if isinstance(step, FinalAnswer):
+        return "a final answer, and the run went on"
+    tools = logged_tools([])
+    if step.tool not in tools:
+        named = all(name in seen for name in tools)
+        return "an unknown tool: the tools named" if named else "an unknown tool: not every tool named"
+    try:
+        result = str(tools[step.tool](step.input))
+    except Exception as error:  # the tool's own error: is its text in the observation?
+        kept = str(error).strip("'\"") in seen
+        return "a tool's error, with its text" if kept else "a tool's error, text lost"
+    return "the tool's result" if seen.strip() == result.strip() else "not the tool's result"
 
-    case.run = guarded
-    return case
 
+def answer_key_on(replies: Sequence[str], max_steps: int | None = None,
+                  ignore_stops: bool = False) -> dict[str, Any]:
+    """What the answer key does on a script, in the terms the check compares (``watch``)."""
+    from .loop_from_memory import SPEC  # here, not above: this module holds no loop to import
 
-def error_hint(error: Exception) -> str:
-    if isinstance(error, NoSuchItem):
-        return ("price raised (the shop sells no such item) and your loop let the error out: wrap the "
-                "tool call in try/except Exception and make the error's text the observation.")
-    if isinstance(error, KeyError):
-        return ("A KeyError: was an unknown tool name looked up in tools? Check `step.tool in tools` "
-                "first, and make 'Unknown tool ...' with the tools you have the observation.")
-    return (f"Your loop raised {type(error).__name__}: read the traceback. Bad steps become observations; "
-            "only a final answer or the step limit ends the run.")
+    return SPEC.expected((tuple(replies), max_steps, ignore_stops))

@@ -1,128 +1,293 @@
-"""Check ``11.loop_from_memory``: ``run(question, model, tools, max_steps=6)`` on hostile models.
+"""11.loop_from_memory as a spec: ``run(question, model, tools, max_steps=6)`` on hostile scripts.
 
-Every case hands the loop a ``GuardedModel`` (a loop without a limit fails
-instead of hanging) and looks only at behaviour: what came back, how many
-calls were made, which tools ran, and what each prompt held. How the code is
-written is never looked at: an interviewer removes the stop sequence and
-watches what happens, and so does this checker.
+The arguments are plain data: the model's replies in turn, ``max_steps`` (``None``:
+the call leaves it out, so the default is used) and whether the model ignores the
+stop. ``hostile.watch`` runs the loop on that script and returns what it did: the
+returned pair (a hand-over read by its start), the model calls, the tools run, the
+first prompt, the stops sent, what followed each reply in the history, and whether
+a model's invented observation reached a prompt. A loop without a limit is ended by
+a count of calls, never by a clock. How the code is written is never looked at.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import random
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from ...models import ReactiveModel, ScriptedModel
-from ...parsing import parse_step
-from .. import exercise
-from ..framework import Case, describe
-from ..guards import GuardedModel
-from ..values import Shown
-from .generated import COMPARISON, NAME
+from ...parsing import Action, FinalAnswer, ParseError, parse_step
+from ...stops import cut_at_stop
+from ..generated import Draw
+from ..plain import Raised
+from ..predicates import error_saying
+from ..spec import GENERATED, Example, Fault, Rule, Spec, define
 from .hostile import (
+    ADD_UP,
     ANSWER,
     ASK_NOTEBOOK,
     ASK_PEN,
     ASK_RULER,
-    INVENTED,
     MENTIONS_OBSERVATION,
-    QUESTION,
+    NOT_KEPT,
+    NOT_THE_REPLY,
     STOP,
     UNKNOWN,
     UNREADABLE,
     WRITES_OWN,
     first_prompt,
-    hinted,
-    logged_tools,
-    observation_after,
-    prompts_of,
-    spare,
+    watch,
 )
 
-RULES = {
-    "Start the history with `first_prompt(question, tools)`": (
-        "the first prompt is first_prompt(question, tools)", NAME),
-    "call `model(history, STOP)` with the stop sequence on every call": (
-        "every call sends the stop sequence", NAME),
-    "cut the reply yourself at the first `\"\\nObservation\"`": (
-        "a model that ignores the stop: its own observation never reaches a prompt",
-        "a thought that says the word Observation is not cut", NAME),
-    "append it, then `\"\\nObservation: \"` and the observation your program wrote": (
-        "each reply and its observation are in the next prompt", NAME),
-    "an unknown tool name becomes an observation that names the tools you have": (
-        "an unknown tool: an observation naming the real tools, and the loop goes on", NAME),
-    "a reply that cannot be read becomes the parse error's message": (
-        "an unreadable reply: the parse error is the observation, and the loop goes on", NAME),
-    "a tool that raises becomes an observation with the error": (
-        "a tool that raises: its error is the observation, and the loop goes on", NAME),
-    "every model call is a step, whatever the reply": (
-        "unreadable replies count as steps", "unknown tools count as steps"),
-    "make at most `max_steps` model calls": (
-        "a model that never answers: exactly max_steps calls", "the default limit is 6 steps"),
-    "return `(answer, \"final_answer\")` as soon as a reply is a final answer": (
-        "a final answer ends the run at once", "an answer on the last allowed step counts"),
-    "return `(hand-over text, \"step_limit\")`, the text starting with `\"Could not finish\"`": (
-        "a model that never answers: exactly max_steps calls",),
-    "each action runs its tool once, even one asked before": (NAME,),
-}
 
-Run = tuple[Any, GuardedModel, ScriptedModel | ReactiveModel, list[tuple[str, str]]]
+def _observe(tools: dict[str, Callable[[str], str]], tool: str, text: str) -> str:
+    if tool not in tools:
+        return f"Unknown tool {tool!r}. Available tools: {', '.join(tools)}."
+    try:
+        return str(tools[tool](text))
+    except Exception as error:  # the tool failed: the model reads why and tries something else
+        return f"Error from {tool}: {type(error).__name__}: {error}"
 
 
-def run(loop: Callable, replies: list[str] | None = None, max_steps: int | None = None,
-        ignore_stops: bool = False, model: Any = None) -> Run:
-    """The loop on a scripted model (spare replies catch a loop that goes on) and logged tools."""
-    log: list[tuple[str, str]] = []
-    steps = 6 if max_steps is None else max_steps
-    model = model or ScriptedModel([*(replies or []), *spare(steps + 1)], ignore_stops=ignore_stops)
-    guarded = GuardedModel(model, max_calls=steps)
-    options = {} if max_steps is None else {"max_steps": max_steps}
-    return loop(QUESTION, guarded, logged_tools(log), **options), guarded, model, log
+def key(question: str, model: Callable[..., str], tools: dict[str, Callable[[str], str]], max_steps: int = 6,
+        *, cut_at: str = STOP[0], whole: bool = True, cache: bool = False) -> tuple[str, str]:
+    """The answer key: the loop from memory, as the statement defines it.
+
+    The keywords change one habit, to recognise a loop that has it (a fault's ``like``): a cut
+    elsewhere, a parse error's first line only, a cache of results.
+    """
+    history, seen = first_prompt(question, tools), {}
+    for _ in range(max_steps):
+        reply = model(history, STOP).split(cut_at)[0]
+        step = parse_step(reply)
+        if isinstance(step, FinalAnswer):
+            return step.answer, "final_answer"
+        if isinstance(step, ParseError):
+            observation = step.message if whole else step.message.splitlines()[0]
+        else:
+            known = cache and (step.tool, step.input) in seen
+            observation = seen[step.tool, step.input] if known else _observe(tools, step.tool, step.input)
+            seen[step.tool, step.input] = observation
+        history += f"\n{reply}\nObservation: {observation}"
+    return f"Could not finish within {max_steps} steps.", "step_limit"
 
 
-def never_answers() -> ReactiveModel:
-    return ReactiveModel(respond=lambda pad: (
-        f"Thought: I still need more.\nAction: price\nAction Input: pen {len(pad.steps) + 1}"))
+def _seen(args: tuple) -> list[Any]:
+    """The steps the key reads on ``args``: the script's replies up to its answer or its limit."""
+    steps = []
+    for reply in args[0][: 6 if args[1] is None else args[1]]:
+        steps.append(parse_step(cut_at_stop(reply, STOP)))
+        if isinstance(steps[-1], FinalAnswer):
+            break
+    return steps
 
 
-def ended(reason: str, calls: int, answer: str | None = None) -> Callable[[Run], bool | str]:
-    def test(got: Run) -> bool | str:
-        value, guarded = got[0], got[1]
-        if not (isinstance(value, tuple) and len(value) == 2):
-            return f"return a pair (answer, end_reason), not {describe(value, 100)}"
-        if value[1] != reason:
-            return f"the end reason is {value[1]!r}, expected {reason!r}"
-        if guarded.calls != calls:
-            return f"your loop made {guarded.calls} model calls, expected {calls}"
-        if answer is not None and value[0] != answer:
-            return f"the answer is {describe(value[0], 100)}, expected {answer!r}"
-        if reason == "step_limit" and not str(value[0]).startswith("Could not finish"):
-            return f"the hand-over text must start with 'Could not finish', not {describe(value[0], 80)}"
+def _answers(args: tuple) -> bool:
+    return any(isinstance(step, FinalAnswer) for step in _seen(args))
+
+
+def _actions(args: tuple) -> list[tuple[str, str]]:
+    return [(s.tool, s.input) for s in _seen(args) if isinstance(s, Action)]
+
+
+def _field(name: str, holds: Callable[[Any, Any], bool]) -> Callable[[tuple, Any, Any], bool]:
+    return lambda args, want, got: isinstance(got, dict) and holds(want[name], got[name])
+
+
+def _kind(kind: str) -> Callable[[tuple, Any, Any], bool]:
+    return _field("after each reply", lambda want, got: kind in got and kind not in want)
+
+
+START = "Start the history with `first_prompt(question, tools)`"
+STOPS = "call `model(history, STOP)` with the stop sequence on every call"
+CUT = "cut the reply yourself at the first `\"\\nObservation\"`"
+APPEND = "append it, then `\"\\nObservation: \"` and the observation your program wrote"
+UNKNOWN_TOOL = "an unknown tool name becomes an observation that names the tools you have"
+PARSE = "a reply that cannot be read becomes the parse error's message"
+RAISES = "a tool that raises becomes an observation with the error"
+EVERY = "every model call is a step, whatever the reply"
+AT_MOST = "make at most `max_steps` model calls"
+FINAL = "return `(answer, \"final_answer\")` as soon as a reply is a final answer"
+LIMIT = "return `(hand-over text, \"step_limit\")`, the text starting with `\"Could not finish\"`"
+ONCE = "each action runs its tool once, even one asked before"
+
+
+def _more_calls_after_bad_replies(args: tuple, want: Any, got: Any) -> bool:
+    return isinstance(got, dict) and got["model calls"] > want["model calls"] and any(
+        not isinstance(s, Action) or s.tool not in ("price", "calculate") for s in _seen(args))
+
+
+def _stopped_after(bad: Callable[[Any], bool]) -> Callable[[tuple, Any, Any], bool]:
+    """Did the loop stop early, right after a step that ``bad`` recognises?"""
+    def found(args: tuple, want: Any, got: Any) -> bool:
+        calls, seen = got["model calls"], _seen(args)
+        return 0 < calls < want["model calls"] and calls <= len(seen) and bad(seen[calls - 1])
+    return found
+
+
+FAULTS = (
+    Fault(RAISES, "price raised (the shop sells no such item) and your loop let the error out: wrap the tool "
+          "call in try/except Exception and make the error's text the observation.",
+          found=lambda args, want, got: error_saying(got, "NoSuchItem")),
+    Fault(UNKNOWN_TOOL, "A KeyError: was an unknown tool name looked up in tools? Check `step.tool in tools` "
+          "first, and make 'Unknown tool ...' with the tools you have the observation.",
+          found=lambda args, want, got: error_saying(got, "KeyError")),
+    Fault(PARSE, "rc.parse_step gave an rc.ParseError (it has .message, not .tool): make step.message the "
+          "observation and go on.", found=lambda args, want, got: error_saying(got, "ParseError")),
+    Fault(AT_MOST, "Keep the signature run(question, model, tools, max_steps=6): the check passes max_steps "
+          "by name.", found=lambda args, want, got: error_saying(got, "TypeError", "max_steps")),
+    Fault(AT_MOST, "Your loop never stopped calling the model: for _ in range(max_steps), one call per step.",
+          found=lambda args, want, got: error_saying(got, "CallBudgetExceeded")),
+    Fault(START, "The first prompt is first_prompt(question, tools) itself, and every later prompt starts "
+          "with the one before: keep one history and add to it.",
+          found=lambda args, want, got: _field("first prompt", lambda w, g: None is not w != g is not None)(
+              args, want, got) or _kind(NOT_KEPT)(args, want, got)),
+    Fault(STOPS, "Send STOP itself, ['\\nObservation'] with its line break, on every call.",
+          found=_field("stops sent", lambda want, got: [] != want != got != [])),
+    Fault(CUT, "Cut at '\\nObservation' before you parse the reply and before you append it.",
+          found=_field("an invented observation reached a prompt", lambda want, got: got and not want)),
+    Fault(CUT, "Cut at '\\nObservation', the line break included (a thought may say the word), and keep "
+          "everything before it as it is.", like=partial(key, cut_at="Observation")),
+    Fault(PARSE, "The observation is step.message, all its lines.", like=partial(key, whole=False)),
+    Fault(PARSE, "The observation is step.message, all its lines.",
+          found=_kind("a parse error, in other words")),
+    Fault(APPEND, "history += '\\n' + reply + '\\nObservation: ' + observation, the reply as cut.",
+          found=_kind(NOT_THE_REPLY)),
+    Fault(UNKNOWN_TOOL, "For a tool that is not in tools, write an observation that names every tool you "
+          "have.",
+          found=_kind("an unknown tool: not every tool named")),
+    Fault(RAISES, "When the tool raises, the observation holds the error's text.",
+          found=_kind("a tool's error, text lost")),
+    Fault(PARSE, "A reply that cannot be read is no reason to stop: its parse error is the observation, and "
+          "the loop goes on.", found=_stopped_after(lambda step: isinstance(step, ParseError))),
+    Fault(UNKNOWN_TOOL, "An unknown tool is no reason to stop: the observation names the tools you have, and "
+          "the loop goes on.", found=_stopped_after(lambda s: isinstance(s, Action) and s.tool not in (
+              "price", "calculate"))),
+    Fault(EVERY, "Count model calls, not tool calls: a reply that cannot be read or names no tool is a step.",
+          found=_more_calls_after_bad_replies),
+    Fault(AT_MOST, "for _ in range(max_steps): read every reply up to the limit, and no more.",
+          found=_field("model calls", lambda want, got: want != got)),
+    Fault(ONCE, "Run the tool for every action, even one asked before: no cache of results.",
+          like=partial(key, cache=True)),
+    Fault(ONCE, "Run the tool for every action, even one asked before: no cache of results.",
+          found=_field("tools run", lambda want, got: want != got)),
+    Fault(FINAL, "Return the pair (step.answer, 'final_answer') at once.",
+          found=lambda args, want, got: isinstance(got, dict) and want["returned"][1] == "final_answer"
+          and got["returned"] != want["returned"]),
+    Fault(LIMIT, "At the step limit return the pair (a text starting 'Could not finish', 'step_limit').",
+          found=_field("returned", lambda want, got: want != got)),
+)
+
+
+def _example(name: str, replies: list[str], hint: str, max_steps: int | None = None,
+             ignore_stops: bool = False) -> Example:
+    return Example(name, (tuple(replies), max_steps, ignore_stops), hint)
+
+
+EXAMPLES = (
+    _example("a final answer ends the run at once", [ASK_NOTEBOOK, ANSWER],
+             "When rc.parse_step gives an rc.FinalAnswer, return (step.answer, 'final_answer')."),
+    _example("an answer on the last allowed step counts", [ASK_NOTEBOOK, ASK_PEN, ANSWER],
+             "Read every reply before giving up: range(max_steps), not range(max_steps - 1).", 3),
+    _example("a model that never answers: exactly max_steps calls", [],
+             "After max_steps calls return ('Could not finish ...', 'step_limit').", 3),
+    _example("the default limit is 6 steps", [],
+             "Keep the signature run(question, model, tools, max_steps=6)."),
+    _example("unreadable replies count as steps", [UNREADABLE] * 3,
+             "Count model calls, not tool calls: a reply that cannot be read is a step too.", 3),
+    _example("unknown tools count as steps", [UNKNOWN] * 3,
+             "Count model calls, not tool calls: an action naming no tool is a step too.", 3),
+    _example("the first prompt is first_prompt(question, tools)", [ANSWER],
+             "history = first_prompt(question, tools); send it as it is on the first call."),
+    _example("a thought that says the word Observation is not cut", [MENTIONS_OBSERVATION, ANSWER],
+             "Cut at '\\nObservation', the line break included: a thought may say the word."),
+    _example("every call sends the stop sequence", [ASK_NOTEBOOK, ASK_PEN, ANSWER],
+             "Call model(history, STOP) on every step."),
+    _example("each reply and its observation are in the next prompt", [ASK_NOTEBOOK, ASK_PEN, ANSWER],
+             "history += '\\n' + reply + '\\nObservation: ' + observation, every step."),
+    _example("a model that ignores the stop: its own observation never reaches a prompt",
+             [WRITES_OWN, ANSWER],
+             "Cut the reply at the first '\\nObservation' yourself, before you parse it and append it.",
+             ignore_stops=True),
+    _example("an unknown tool: an observation naming the real tools, and the loop goes on", [UNKNOWN, ANSWER],
+             "if step.tool not in tools: observation = f'Unknown tool ... Available tools: "
+             "{\", \".join(tools)}'"),
+    _example("an unreadable reply: the parse error is the observation, and the loop goes on",
+             [UNREADABLE, ANSWER], "For an rc.ParseError, observation = step.message; append it and go on."),
+    _example("a tool that raises: its error is the observation, and the loop goes on", [ASK_RULER, ANSWER],
+             "try: observation = tools[step.tool](step.input) except Exception as error: "
+             "observation = f'Error: {error}'"),
+    _example("an action asked twice runs its tool twice", [ASK_PEN, ASK_PEN, ANSWER],
+             "Run the tool for every action: the shop's prices may have changed."),
+)
+
+RULES = (
+    Rule(START, ("the first prompt is first_prompt(question, tools)", "each reply and its observation are in "
+                 "the next prompt", GENERATED), edge=lambda a: len(_seen(a)) == 1 and _answers(a)),
+    Rule(STOPS, ("every call sends the stop sequence", GENERATED), edge=lambda a: a[2] and len(_seen(a)) > 1),
+    Rule(CUT, ("a model that ignores the stop: its own observation never reaches a prompt",
+               "a thought that says the word Observation is not cut", GENERATED),
+         edge=lambda a: a[2] and any(WRITES_OWN == r for r in a[0][: len(_seen(a))])),
+    Rule(APPEND, ("each reply and its observation are in the next prompt", GENERATED),
+         edge=lambda a: len(_actions(a)) >= 2),
+    Rule(UNKNOWN_TOOL, ("an unknown tool: an observation naming the real tools, and the loop goes on",
+                        GENERATED),
+         edge=lambda a: any(tool not in ("price", "calculate") for tool, _ in _actions(a))),
+    Rule(PARSE, ("an unreadable reply: the parse error is the observation, and the loop goes on", GENERATED),
+         edge=lambda a: any(isinstance(s, ParseError) for s in _seen(a))),
+    Rule(RAISES, ("a tool that raises: its error is the observation, and the loop goes on", GENERATED),
+         edge=lambda a: ("price", "ruler") in _actions(a)),
+    Rule(EVERY, ("unreadable replies count as steps", "unknown tools count as steps"),
+         edge=lambda a: not _answers(a) and len(_actions(a)) < len(_seen(a))),
+    Rule(AT_MOST, ("a model that never answers: exactly max_steps calls", "the default limit is 6 steps",
+                   "an answer on the last allowed step counts", GENERATED), edge=lambda a: a[1] == 0),
+    Rule(FINAL, ("a final answer ends the run at once", "an answer on the last allowed step counts",
+                 GENERATED),
+         edge=lambda a: _answers(a) and len(_seen(a)) == (6 if a[1] is None else a[1])),
+    Rule(LIMIT, ("a model that never answers: exactly max_steps calls", GENERATED),
+         edge=lambda a: not _answers(a) and a[1] is None),
+    Rule(ONCE, ("an action asked twice runs its tool twice", GENERATED),
+         edge=lambda a: len(set(_actions(a))) < len(_actions(a))),
+)
+
+POOL = (ASK_NOTEBOOK, ASK_NOTEBOOK + "  \n", ASK_PEN, ASK_RULER, ADD_UP, UNKNOWN, UNREADABLE, WRITES_OWN,
+        MENTIONS_OBSERVATION,        "Thought: Done.\nFinal Answer: 16", ANSWER)
+
+
+def _inputs(draw: Draw) -> tuple:
+    """(replies, max_steps, ignore_stops): up to seven replies, a limit of 0 to 5 or the default."""
+    replies = tuple(draw.many(lambda d: d.pick(POOL), 7))
+    return replies, draw.pick((None, 1, 2, 3, 4, 5, 0)), draw.boolean()
+
+
+def _hidden() -> tuple[Example, ...]:
+    rng = random.Random(1111)
+    return tuple(_example(f"hidden script {n + 1}", rng.choices(POOL, k=rng.randint(2, 7)),
+                          "Replay the script by hand and compare each prompt with the rules.",
+                          rng.choice((None, 2, 4)), rng.random() < 0.5) for n in range(5))
+
+
+def _show(args: tuple) -> str:
+    replies, max_steps, ignore_stops = args
+    limit = "" if max_steps is None else f", max_steps={max_steps}"
+    stops = "ignores the stop" if ignore_stops else "honours the stop"
+    said = " | ".join(repr(reply) for reply in replies) or "(only spare actions)"
+    return f"run(question, model, tools{limit}), a model that {stops}, replying in turn: {said}"
+
+
+def _compare(args: tuple, want: Any, got: Any) -> bool | str:
+    if got == want and type(got) is type(want):
         return True
-    return test
+    if not isinstance(got, dict):
+        return f"your loop {got}" if isinstance(got, Raised) else f"got {got!r}"
+    field = next(name for name in want if got[name] != want[name])
+    return f"{field}: {got[field]!r}, expected {want[field]!r}"
 
 
-def shown(got: Run) -> str:
-    return f"{describe(got[0], 160)} after {got[1].calls} model calls; tools run: {got[3]}"
-
-
-def goes_on(reply: str, want: Callable[[str], bool | str]) -> Callable[[Run], bool | str]:
-    """The observation written after ``reply`` passes ``want``, and a second call was made."""
-    def test(got: Run) -> bool | str:
-        prompts = prompts_of(got[2])
-        if len(prompts) < 2:
-            return "the loop stopped after that reply; write an observation and go on"
-        seen = observation_after(prompts[1], reply)
-        if seen is None:
-            return "the next prompt does not hold that reply followed by '\\nObservation: ...'"
-        return want(seen)
-    return test
-
-
-@exercise(
-    "11.loop_from_memory",
-    "the loop from memory",
-    rules=RULES,
+SPEC = define(Spec(
+    "11.loop_from_memory", "the loop from memory", "run", key, EXAMPLES, _inputs, RULES, faults=FAULTS,
+    hidden=_hidden(), observe=lambda loop, args: watch(loop, *args), compare=_compare, show=_show,
+    count=60, seed=11, time_limit=60.0,
     hints=(
         "for _ in range(max_steps): reply = cut(model(history, STOP)); step = rc.parse_step(reply) "
         "... after the loop: return 'Could not finish ...', 'step_limit'.",
@@ -132,158 +297,6 @@ def goes_on(reply: str, want: Callable[[str], bool | str]) -> Callable[[Run], bo
         "'Unknown tool ... Available tools: ...' for a name not in tools; the error's text when "
         "the tool raises (try/except Exception).",
     ),
-)
-def loop_cases(loop: Callable) -> Iterator[Case]:
-    for case in (*_answer_cases(loop), *_limit_cases(loop), *_prompt_cases(loop), *_bad_step_cases(loop)):
-        yield hinted(case)
-    yield COMPARISON.case(loop)
-
-
-def _answer_cases(loop: Callable) -> Iterator[Case]:
-    yield Case("a final answer ends the run at once",
-               lambda: run(loop, [ASK_NOTEBOOK, ANSWER]),
-               test=ended("final_answer", 2, "3 notebooks and 2 pens cost 16."), show=shown,
-               expected=Shown("('3 notebooks and 2 pens cost 16.', 'final_answer') after 2 calls"),
-               given="run(question, model, tools), the model asking for the notebook, then answering",
-               hint="When rc.parse_step gives an rc.FinalAnswer, return (step.answer, 'final_answer').")
-    yield Case("an answer on the last allowed step counts",
-               lambda: run(loop, [ASK_NOTEBOOK, ASK_PEN, ANSWER], max_steps=3),
-               test=ended("final_answer", 3, "3 notebooks and 2 pens cost 16."), show=shown,
-               expected=Shown("the answer, 'final_answer', after 3 calls"),
-               given="run(..., max_steps=3), the third reply being the final answer",
-               hint="Read every reply before giving up: range(max_steps), not range(max_steps - 1).")
-
-
-def _limit_cases(loop: Callable) -> Iterator[Case]:
-    given = "a model that never answers"
-    yield Case("a model that never answers: exactly max_steps calls",
-               lambda: run(loop, max_steps=3, model=never_answers()),
-               test=ended("step_limit", 3), show=shown,
-               expected=Shown("('Could not finish ...', 'step_limit') after exactly 3 calls"),
-               given=f"run(..., max_steps=3), {given}",
-               hint="for _ in range(max_steps): a for loop cannot forget its limit.")
-    yield Case("the default limit is 6 steps",
-               lambda: run(loop, model=never_answers()),
-               test=ended("step_limit", 6), show=shown,
-               expected=Shown("'step_limit' after exactly 6 calls"),
-               given=f"run(question, model, tools), {given}",
-               hint="Keep the signature run(question, model, tools, max_steps=6).")
-    for name, reply in (("unreadable replies", UNREADABLE), ("unknown tools", UNKNOWN)):
-        yield Case(f"{name} count as steps",
-                   lambda reply=reply: run(loop, [reply] * 3, max_steps=3),
-                   test=ended("step_limit", 3), show=shown,
-                   expected=Shown("'step_limit' after exactly 3 calls"),
-                   given=f"run(..., max_steps=3), the model always replying {reply!r}",
-                   hint="Count model calls, not tool calls: a model that never writes a good "
-                        "action must still reach the limit.")
-
-
-def _prompt_cases(loop: Callable) -> Iterator[Case]:
-    yield Case("the first prompt is first_prompt(question, tools)", lambda: run(loop, [ANSWER]),
-               test=lambda got: prompts_of(got[2])[:1] == [first_prompt(QUESTION, logged_tools([]))] or
-               "the first prompt is not first_prompt(question, tools)",
-               show=lambda got: describe(prompts_of(got[2])[:1], 200),
-               expected=Shown("first_prompt(question, tools), as it is"),
-               given="run(question, model, tools), the model answering at once",
-               hint="history = first_prompt(question, tools); send it as it is on the first call.")
-    yield Case("a thought that says the word Observation is not cut",
-               lambda: run(loop, [MENTIONS_OBSERVATION, ANSWER]), test=_word_kept, show=shown,
-               expected=Shown("price('pen') runs, and prompt 2 holds the whole reply"),
-               given=f"run(...), the model first replying {MENTIONS_OBSERVATION!r}",
-               hint="Cut at '\\nObservation', the line break included: a thought may say the word.")
-    yield Case("every call sends the stop sequence",
-               lambda: run(loop, [ASK_NOTEBOOK, ASK_PEN, ANSWER]),
-               test=lambda got: _stops(got[2]), show=lambda got: str([c.stop for c in got[2].calls]),
-               expected=Shown("stop=['\\nObservation'] on every call"),
-               given="run(question, model, tools); the stop sent with each call",
-               hint="Call model(history, STOP) on every step.")
-    yield Case("each reply and its observation are in the next prompt",
-               lambda: run(loop, [ASK_NOTEBOOK, ASK_PEN, ANSWER]),
-               test=_kept, show=lambda got: describe(prompts_of(got[2])[-1:], 300),
-               expected=Shown("prompt 3 holds reply 1, 'A notebook costs 4.', reply 2, "
-                              "'A pen costs 2.', in that order"),
-               given="run(question, model, tools), the model asking for the notebook, the pen, "
-                     "then answering",
-               hint="history += '\\n' + reply + '\\nObservation: ' + observation, every step.")
-    yield Case("a model that ignores the stop: its own observation never reaches a prompt",
-               lambda: run(loop, [WRITES_OWN, ANSWER], ignore_stops=True),
-               test=_not_invented, show=shown,
-               expected=Shown("price('pen') runs, prompt 2 holds 'A pen costs 2.', never '99'"),
-               given=f"run(...) with a model that ignores stops and first replies {WRITES_OWN!r}",
-               hint="Cut the reply at the first '\\nObservation' yourself, before you parse it "
-                    "and before you append it.")
-
-
-def _stops(model: Any) -> bool | str:
-    missing = [n for n, call in enumerate(model.calls, 1) if list(call.stop or ()) != STOP]
-    return True if model.calls and not missing else f"not STOP (['\\nObservation']) on call(s) {missing}"
-
-
-def _word_kept(got: Run) -> bool | str:
-    prompts = prompts_of(got[2])
-    if ("price", "pen") not in got[3]:
-        return "price('pen') never ran: the reply was cut inside its thought"
-    return (len(prompts) > 1 and MENTIONS_OBSERVATION in prompts[1]) or "prompt 2 lacks the whole reply"
-
-
-def _kept(got: Run) -> bool | str:
-    prompts = prompts_of(got[2])
-    if len(prompts) < 3:
-        return f"the loop made {len(prompts)} calls, expected 3"
-    last = prompts[2]
-    order = [ASK_NOTEBOOK, "\nObservation: A notebook costs 4.", ASK_PEN, "\nObservation: A pen costs 2."]
-    places = [last.find(part) for part in order]
-    if -1 in places:
-        return f"prompt 3 lacks {describe(order[places.index(-1)], 90)}"
-    return True if places == sorted(places) else "prompt 3 holds them out of order"
-
-
-def _not_invented(got: Run) -> bool | str:
-    prompts, log = prompts_of(got[2]), got[3]
-    if any(INVENTED in p for p in prompts):
-        return "the model's own 'Observation: A pen costs 99.' reached a prompt: cut the reply"
-    if ("price", "pen") not in log:
-        return "price('pen') never ran: the program, not the model, writes the observation"
-    if not (isinstance(got[0], tuple) and got[0][0] == "3 notebooks and 2 pens cost 16."):
-        return f"the run returned {describe(got[0], 80)}; the model's invented answer must not count"
-    return True
-
-
-def _bad_step_cases(loop: Callable) -> Iterator[Case]:
-    yield Case("an unknown tool: an observation naming the real tools, and the loop goes on",
-               lambda: run(loop, [UNKNOWN, ANSWER]),
-               test=goes_on(UNKNOWN, _names_tools), show=shown,
-               expected=Shown("an observation that mentions 'price' and 'calculate'"),
-               given=f"run(...), the model first replying {UNKNOWN!r}",
-               hint="if step.tool not in tools: observation = f'Unknown tool ... Available tools: "
-                    "{\", \".join(tools)}'")
-    yield Case("an unreadable reply: the parse error is the observation, and the loop goes on",
-               lambda: run(loop, [UNREADABLE, ANSWER]),
-               test=_whole_parse_error, show=shown,
-               expected=Shown("an observation that is the rc.ParseError's whole message, every line"),
-               given=f"run(...), the model first replying {UNREADABLE!r}",
-               hint="For an rc.ParseError, observation = step.message; append it and go on.")
-    yield Case("a tool that raises: its error is the observation, and the loop goes on",
-               lambda: run(loop, [ASK_RULER, ANSWER]),
-               test=goes_on(ASK_RULER, lambda seen: True if "ruler" in seen else
-                            f"the observation was {seen!r}; include the error's message"),
-               show=shown, expected=Shown("an observation holding the error's message"),
-               given=f"run(...), the model asking {ASK_RULER!r}; price raises NoSuchItem (a KeyError) "
-                     "for a ruler",
-               hint="try: observation = tools[step.tool](step.input) except Exception as error: "
-                    "observation = f'Error: {error}'")
-
-
-def _whole_parse_error(got: Run) -> bool | str:
-    prompts, message = prompts_of(got[2]), parse_step(UNREADABLE).message
-    if len(prompts) < 2:
-        return "the loop stopped after that reply; write an observation and go on"
-    if prompts[1].endswith(f"{UNREADABLE}\nObservation: {message}"):
-        return True
-    seen = observation_after(prompts[1], UNREADABLE)
-    return f"the observation was {describe(seen, 120)}; use the rc.ParseError's whole message"
-
-
-def _names_tools(seen: str) -> bool | str:
-    missing = [name for name in ("price", "calculate") if name not in seen]
-    return True if not missing else f"the observation {seen!r} does not name {missing}"
+    generated_hint="Replay the script shown by hand with rc.ScriptedModel(replies, ignore_stops=...) and "
+                   "compare each prompt with the rules."))
+__all__ = ["SPEC", "key"]

@@ -1,17 +1,15 @@
 """Lesson 12: beyond one loop.
 
-Two exercises, in the order the lesson meets them, in ``structure.py``:
+Two exercises, in the order the lesson meets them, each a spec (``checks/spec.py``):
 
-- ``12.read_plan``: a planner's reply read as ``tool: input`` lines;
-- ``12.reflection``: which lesson a failed run's trace supports, by the first
-  rule that matches (the library's ``structure.reflect`` follows the same order).
+- ``12.read_plan`` (``read_plan.py``): a planner's reply read as ``tool: input`` lines;
+  the key is the library's ``structure.read_plan``;
+- ``12.reflection`` (``reflection.py``): which lesson a failed run's trace supports, by
+  the first rule that matches (the library's ``structure.lesson_for`` follows the same order).
 
-Each checker has hand cases and a seeded comparison with the answer key
-(``checks.generated``, with the hint of the fault a difference shows:
-``lesson05/faults.py``). The key of ``12.read_plan`` is the library's own
-``structure.read_plan``. Importing this package registers both.
+Importing this package registers both.
 """
 
-from . import structure
+from . import read_plan, reflection
 
-__all__ = ["structure"]
+__all__ = ["read_plan", "reflection"]
