@@ -14,6 +14,7 @@ each carries its own number, so no item is a part of another.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from typing import Any
@@ -34,9 +35,15 @@ def key(question: str, done: list, open_items: list, reason: str) -> str:
 
 
 def observe(function: Callable[..., Any], args: tuple) -> Any:
+    """The value of the call ``args`` makes, after one call on another run when it says so.
+
+    What the earlier call gives, or raises, is not this case's value: an error there must not
+    keep the call that is judged from being made (the grader records both calls' inputs).
+    """
     *call, after_another = args
     if after_another:
-        function(EARLIER[0], list(EARLIER[1]), list(EARLIER[2]), EARLIER[3])
+        with contextlib.suppress(Exception):
+            function(EARLIER[0], list(EARLIER[1]), list(EARLIER[2]), EARLIER[3])
     return function(*call)
 
 
