@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...stopping import Call, call_distance, find_repeat
+from ...stopping import Call, call_distance, find_repeat, word_distance
 from ..generated import Draw
 from ..plain import Raised
 from ..spec import GENERATED, Example, Fault, Rule, Spec, define
@@ -37,16 +37,6 @@ def _wrong(near: Callable[[Call, Call], bool], seen: Callable[[str], str] = str,
             not a_differs or not near(turns[0], turns[1]))
         return "near_repeat" if near_repeat else "alternating" if alternating else None
     return lambda history: judge(history) if history else None
-
-
-def _apart(x: list[str], y: list[str]) -> int:
-    """Words added, removed or changed between two lists of words (an edit distance)."""
-    row = list(range(len(y) + 1))
-    for i, word in enumerate(x, 1):
-        previous, row[0] = row[0], i
-        for j, other in enumerate(y, 1):
-            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (word != other))
-    return row[-1]
 
 
 def _near(a: Call, b: Call) -> bool:
@@ -100,25 +90,25 @@ FAULTS = (
     Fault(LATEST, "One call (or none) cannot repeat anything: judge only the history given, and keep nothing "
           "from earlier calls of your function (a default list argument does).",
           found=lambda args, want, got: len(args[0]) <= 1 and got is not None),
-    Fault(SAME_SEEN, "A near call with a new observation found something: compare the observations too.",
-          like=_wrong(_near, seen=lambda text: "")),
     Fault(SAME_SEEN, "The same observation means the same text, as it is: no lower() or strip() of it.",
           like=_wrong(_near, seen=lambda text: text.lower().strip())),
+    Fault(SAME_SEEN, "A near call with a new observation found something: compare the observations too.",
+          like=_wrong(_near, seen=lambda text: "")),
     Fault(CASE, "Lower-case both inputs before comparing their words.",
-          like=_wrong(lambda a, b: a.tool == b.tool and _apart(a.input.split(), b.input.split()) <= 1)),
+          like=_wrong(lambda a, b: a.tool == b.tool and word_distance(a.input.split(), b.input.split()) < 2)),
     Fault(TOOLS, "A tool's name is exact: 'Search' and 'search' are two tools.",
           like=_wrong(lambda a, b: _near(a._replace(tool=a.tool.lower()), b._replace(tool=b.tool.lower())))),
     Fault(LATEST, "Judge the latest call: two earlier calls that repeat each other are not the question.",
           like=_any_pair),
     Fault(SPACES, "Split on any whitespace, text.split() with no argument: a tab, a newline or two spaces "
-          "between words is not a word.", like=_wrong(lambda a, b: a.tool == b.tool and _apart(
+          "between words is not a word.", like=_wrong(lambda a, b: a.tool == b.tool and word_distance(
               a.input.lower().split(" "), b.input.lower().split(" ")) <= 1)),
     Fault(EARLIER, "Compare the latest call with every earlier call, not only the one before it.",
           like=_previous_only),
     Fault(A_NOT_B, "Not alternating: A and B must differ (the 1st and 2nd calls not near).",
           like=_wrong(_near, a_differs=False)),
     Fault(TOOLS, "Compare the tool names too: two tools are two calls.",
-          like=_wrong(lambda a, b: _apart(a.input.lower().split(), b.input.lower().split()) <= 1)),
+          like=_wrong(lambda a, b: word_distance(a.input.lower().split(), b.input.lower().split()) <= 1)),
     Fault(FIRST, "A near-repeat is checked first; 'alternating' only when the latest call is not one.",
           found=lambda args, want, got: {want, got} == {"near_repeat", "alternating"}),
     Fault(NEAR, "The latest call is within one word of an earlier call of the same tool, with the same "
@@ -168,7 +158,7 @@ EXAMPLES = (
             "but is one change."),
     _repeat("an earlier call, not only the one before",
             [_f("flights Delhi to Paris"), HOTELS, _f("flights Delhi for Paris")],
-        "Compare the latest call with every earlier call, not only the one before it."),
+            "Compare the latest call with every earlier call, not only the one before it."),
     _repeat("one long word changed, same result", [_f("Delhi Paris May"), _f("Delhi Paris September")],
             "A word is a word, however many letters change in it: compare words, not characters."),
     _repeat("one word changed, a new result is progress",
@@ -284,7 +274,7 @@ RULES = (
     Rule(SAME_SEEN, ("one word changed, a new result is progress",), edge=lambda a: _says(None)(a)
          and _pairs(a, _near)),
     Rule(CASE, ("case does not make a new call",), edge=lambda a: _says("near_repeat")(a) and _pairs(
-        a, lambda last, old: _apart(last.input.split(), old.input.split()) > 1 and _near(last, old))),
+        a, lambda last, old: word_distance(last.input.split(), old.input.split()) > 1 and _near(last, old))),
     Rule(SPACES, ("a tab and a line break are whitespace", GENERATED),
          edge=lambda a: any("\t" in c[1] or "\n" in c[1] for c in a[0])),
     Rule(TOOLS, ("different tools, same input", "two tools, same result",

@@ -10,6 +10,7 @@ or a 28-digit division keeps; thresholds of 0 included.
 
 from __future__ import annotations
 
+import operator
 from decimal import Decimal, localcontext
 from typing import Any
 
@@ -48,18 +49,14 @@ def _count(args: tuple, reason: str, compare: Any) -> bool:
     return compare(getattr(state, count), getattr(rules, limit))
 
 
-def _strictly(state: RunState, rules: StopRules = DEFAULT) -> str | None:
-    """A wrong solution, every limit compared with >: a fault is known by agreeing with it."""
-    if _flagged(state):
-        return should_stop(state, rules)
-    return next((reason for reason, (count, limit) in LIMITS.items()
-                 if getattr(state, count) > getattr(rules, limit)), None)
-
-
-def _exactly(state: RunState, rules: StopRules = DEFAULT) -> str | None:
-    return should_stop(state, rules) if _flagged(state) else next(
-        (reason for reason, (count, limit) in LIMITS.items()
-         if getattr(state, count) == getattr(rules, limit)), None)
+def _compared(reached: Any) -> Any:
+    """A wrong solution: the key with every limit judged by ``reached`` (``>``, ``==``)."""
+    def wrong(state: RunState, rules: StopRules = DEFAULT) -> str | None:
+        if _flagged(state):
+            return should_stop(state, rules)
+        return next((reason for reason, (count, limit) in LIMITS.items()
+                     if reached(getattr(state, count), getattr(rules, limit))), None)
+    return wrong
 
 
 def _flagged(state: RunState) -> bool:
@@ -100,7 +97,7 @@ FAULTS = (
     Fault(ZERO, "A threshold of 0 is reached at once: `if limit and count >= limit` reads it as no limit.",
           found=lambda args, want, got: want in LIMITS and _count(args, want, lambda c, limit: limit == 0)),
     Fault(EQUALS, "A limit is reached at its count and past it: compare with >=, not ==.",
-          found=lambda args, want, got: _past(args) >= 2 and got == observe(_exactly, args)),
+          found=lambda args, want, got: _past(args) >= 2 and got == observe(_compared(operator.eq), args)),
     Fault(EQUALS, "Keep the money and the seconds as they are: no int() or round() before comparing.",
           found=_truncated),
     Fault(RULES_GIVEN, "These are the caller's rules: read rules.max_steps, rules.max_cost, ..., not 12, 20.",
@@ -109,13 +106,14 @@ FAULTS = (
             "every limit.", found=lambda args, want, got, reason=reason: want == reason != got
             and _count(args, reason, lambda c, limit: c > limit)) for reason in LIMITS),
     Fault(EQUALS, "A count equal to its limit reaches it: compare with >=, not >, and the count as it is "
-          "(no int() or round()).", like=_strictly),
+          "(no int() or round()).", like=_compared(operator.gt)),
     Fault(EQUALS, "The count is under its limit, so that limit is not reached: compare the count itself "
           "with the limit (a Decimal as it is: no float(), no int(), no ratio, which rounds at 28 digits).",
           found=lambda args, want, got: got in LIMITS and not _holds(args, got)),
     Fault(LIMIT_ORDER, "Both limits are reached here: return the first in the statement's order (steps, "
           "money, time, repeats).", found=lambda args, want, got: want in LIMITS and got in LIMITS),
-    Fault(EQUALS, "A limit is reached at its count and past it: compare with >=, not ==.", like=_exactly),
+    Fault(EQUALS, "A limit is reached at its count and past it: compare with >=, not ==.",
+          like=_compared(operator.eq)),
 )
 
 SMALL = {"max_steps": 3, "max_cost": Decimal("5"), "max_seconds": 10.0, "max_repeats": 1}
