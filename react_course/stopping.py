@@ -6,7 +6,7 @@ tested and taught on its own:
 - ``ENDINGS``: every way a run ends, who decides it, and what happens next;
 - ``should_stop(state, rules)``: the whole stopping decision as one function;
 - ``TASK_STEPS`` / ``steps_for``: step limits calibrated per kind of task;
-- ``call_distance``, ``find_repeat`` and ``RepeatWatch``: near-repeats (the
+- ``call_distance`` (``word_distance`` of the inputs), ``find_repeat`` and ``RepeatWatch``: near-repeats (the
   same call with one word changed, and the same result) and two calls taking
   turns (A, B, A, B); the policy nudges once, then ends the run.
 
@@ -118,7 +118,8 @@ class Call(NamedTuple):
 
 
 def _words(text: str) -> list[str]:
-    return text.lower().replace('"', " ").replace("'", " ").split()
+    """The words of an input as exercise 5.2 states them: lower-cased, split on any whitespace."""
+    return text.lower().split()
 
 
 def call_distance(a: Call, b: Call) -> int | None:
@@ -129,9 +130,15 @@ def call_distance(a: Call, b: Call) -> int | None:
     >>> call_distance(Call("search", "x"), Call("price", "x")) is None
     True
     """
-    if a.tool != b.tool:
-        return None
-    x, y = _words(a.input), _words(b.input)
+    return None if a.tool != b.tool else word_distance(_words(a.input), _words(b.input))
+
+
+def word_distance(x: Sequence[str], y: Sequence[str]) -> int:
+    """Words added, removed or changed to turn the list ``x`` into ``y`` (an edit distance).
+
+    >>> word_distance(["delhi", "paris"], ["delhi", "to", "paris"]), word_distance(["a", "b"], ["b", "a"])
+    (1, 2)
+    """
     row = list(range(len(y) + 1))
     for i, word in enumerate(x, 1):
         previous, row[0] = row[0], i

@@ -1,150 +1,214 @@
-"""Check 05.find_repeat: near-repeats with the same result, and two calls taking turns.
+"""05.find_repeat as a spec: near-repeats with the same result, and two calls taking turns.
 
-Histories are lists of ``Call(tool, input, observation)``; the student's
-function judges the latest call against the ones before it.
+The key is the library's ``stopping.find_repeat``. A history is plain data, a list of
+``[tool, input, observation]``; ``observe`` turns it into the ``Call`` list the student's
+function gets. Generated histories grow from twins of earlier calls: the same input, one
+word changed, added or removed (in another case too), two words swapped, two edits, the
+same words in upper case; words joined by tabs, newlines and runs of spaces, in any script.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
-from ...stopping import Call
-from .. import exercise
-from ..framework import Case
-from ..generated import Comparison, Draw, call_text, same_value
-from .faults import Diagnosed, Fault
-
-GENERATED = "agrees with the answer key on generated inputs"
-RULES = {
-    "the same tool, at most one word added, removed or changed": (
-        "one word changed, same result", "one word added, same result", "an exact repeat",
-        "one word added in the middle, same result", GENERATED),
-    "when an earlier call used the same tool": ("an earlier call, not only the one before", GENERATED),
-    "the **latest** call": (GENERATED,),
-    "An empty history has no latest call": ("an empty history",),
-    'Otherwise return `"alternating"`': ("a near-repeat is reported before alternation",),
-    "and the same observation": ("one word changed, a new result is progress",),
-    "Words are compared without regard to case": ("case does not make a new call",),
-    "different tools are never repeats of each other": (
-        "different tools, same input", "two tools, same result"),
-    "the last four calls take turns, A, B, A, B": (
-        "A, B, A, B is alternating", "A, B, A', B' with one word changed is alternating"),
-    "with A and B different": ("the same call four times is not alternating",),
-    "two words changed is a new call": ("two words changed is a new call",),
-    "Return `None` when the latest call makes progress": (
-        "a first call", "two words changed is a new call", "different tools, same input"),
-}
-
-NO_FLIGHTS = "No flights found for that search."
+from ...stopping import Call, call_distance, find_repeat, word_distance
+from ..generated import Draw
+from ..plain import Raised
+from ..spec import GENERATED, Example, Fault, Rule, Spec, define
 
 
-def _f(text: str, seen: str = NO_FLIGHTS) -> Call:
-    return Call("search_flights", text, seen)
+def _calls(args: tuple) -> list[Call]:
+    return [Call(*call) for call in args[0]]
 
 
-def _case(find_repeat: Callable, name: str, history: Sequence[Call], expected: str | None,
-          hint: str) -> Case:
-    shown = "[" + ", ".join(f"{c.tool}[{c.input}] -> {c.observation[:24]!r}" for c in history) + "]"
-    return Case(name, lambda: find_repeat(list(history)), expected=expected,
-                given=f"find_repeat({shown})", hint=hint)
+def observe(function: Callable[..., Any], args: tuple) -> Any:
+    return function(_calls(args))
 
 
-@exercise(
-    "05.find_repeat",
-    "find a call that makes no progress: a near-repeat, or two calls taking turns",
-    hints=(
-        "Compare words, not characters: text.lower().split(). Two calls are 'near' when they use "
-        "the same tool and a word-level edit distance of at most 1 separates their inputs.",
-        "A near call with a different observation is progress, not a repeat: compare observations.",
-        "For alternation take the last four calls a1, b1, a2, b2: a1 near a2, b1 near b2, "
-        "and a1 not near b1.",
-    ),
-    rules=RULES,
-)
-def find_repeat_cases(find_repeat: Callable):
-    yield _case(find_repeat, "a first call", [_f("Delhi Paris May")], None,
-                "One call cannot repeat anything.")
-    yield _case(find_repeat, "an exact repeat", [_f("Delhi Paris May"), _f("Delhi Paris May")],
-                "near_repeat", "Zero words changed is within one word.")
-    yield _case(find_repeat, "one word changed, same result",
-                [_f("flights Delhi to Paris"), _f("flights Delhi for Paris")], "near_repeat",
-                "One word changed and the same observation: no progress.")
-    yield _case(find_repeat, "one word added, same result",
-                [_f("Delhi Paris May"), _f("Delhi Paris May cheap")], "near_repeat",
-                "An added word counts as one change.")
-    yield _case(find_repeat, "one word added in the middle, same result",
-                [_f("Delhi Paris May"), _f("Delhi to Paris May")], "near_repeat",
-                "Compare words with an edit distance, not position by position: an inserted word "
-                "shifts the rest but is one change.")
-    yield _case(find_repeat, "an earlier call, not only the one before",
-                [_f("flights Delhi to Paris"), Call("search_hotels", "Paris May", "3 hotels near the Seine."),
-                 _f("flights Delhi for Paris")], "near_repeat",
-                "Compare the latest call with every earlier call, not only the one before it.")
-    yield _case(find_repeat, "one word changed, a new result is progress",
-                [_f("Delhi Paris May"), _f("Delhi Paris June", "3 flights: AI 143 at 09:10 ...")],
-                None, "A different observation means the call found something new.")
-    yield _case(find_repeat, "case does not make a new call",
-                [_f("delhi paris may"), _f("Delhi Paris MAY")], "near_repeat",
-                "Lower-case both inputs before comparing.")
-    yield _case(find_repeat, "two words changed is a new call",
-                [_f("Delhi Paris May"), _f("Mumbai London May")], None,
-                "Two changed words are more than a near-repeat.")
-    yield _case(find_repeat, "different tools, same input",
-                [Call("search", "Eiffel Tower", "x"), Call("lookup", "Eiffel Tower", "x")], None,
-                "Compare the tool names too: two tools are two calls.")
-    yield _case(find_repeat, "two tools, same result",
-                [Call("price", "pen", "A pen costs 2."), Call("calculator", "pen", "A pen costs 2.")],
-                None, "The same observation from another tool is not a repeat.")
-    a = Call("search", "Paris population", "About 2.1 million people live in Paris.")
-    b = Call("search", "Paris area km2", "Paris covers 105 km2.")
-    yield _case(find_repeat, "A, B, A, B is alternating",
-                [a, b, a._replace(observation="refused"), b._replace(observation="refused")],
-                "alternating", "The last four calls: the 1st and 3rd are near, the 2nd and 4th are near.")
-    a2 = a._replace(input="Paris population today", observation="Refused: no new information.")
-    b2 = b._replace(input="Paris area km²", observation="Paris covers about 105 km².")
-    yield _case(find_repeat, "A, B, A', B' with one word changed is alternating", [a, b, a2, b2],
-                "alternating", "Twins may differ by one word and still take turns.")
-    yield _case(find_repeat, "a near-repeat is reported before alternation", [a, b, a, b], "near_repeat",
-                "The latest call repeats an earlier one with the same result: that is a near_repeat, "
-                "checked first; 'alternating' is only for calls that are not near-repeats.")
-    yield _case(find_repeat, "the same call four times is not alternating",
-                [_f("Delhi Paris", f"result {n}") for n in range(4)], None,
-                "A must differ from B; four different results of one call are not a cycle here.")
-    yield _case(find_repeat, "an empty history", [], None, "No latest call: nothing repeats.")
-    yield COMPARISON.case(find_repeat)
-
-
-def _words_apart(a: str, b: str) -> int:
-    x, y = a.lower().split(), b.lower().split()
-    row = list(range(len(y) + 1))
-    for i, word in enumerate(x, 1):
-        previous, row[0] = row[0], i
-        for j, other in enumerate(y, 1):
-            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (word != other))
-    return row[-1]
+def _wrong(near: Callable[[Call, Call], bool], seen: Callable[[str], str] = str,
+           a_differs: bool = True) -> Callable[[list[Call]], str | None]:
+    """The key with one part changed: how ``near`` is judged, or what is checked (a fault's ``like``)."""
+    def judge(history: list[Call]) -> str | None:
+        last, turns = history[-1], history[-4:]
+        near_repeat = any(near(last, old) and seen(old.observation) == seen(last.observation)
+                          for old in history[:-1])
+        alternating = len(turns) == 4 and near(turns[0], turns[2]) and near(turns[1], turns[3]) and (
+            not a_differs or not near(turns[0], turns[1]))
+        return "near_repeat" if near_repeat else "alternating" if alternating else None
+    return lambda history: judge(history) if history else None
 
 
 def _near(a: Call, b: Call) -> bool:
-    return a.tool == b.tool and _words_apart(a.input, b.input) <= 1
+    return (call_distance(a, b) or 0) <= 1 and a.tool == b.tool
 
 
-def key(history: Sequence[Call]) -> str | None:
-    """The answer key; an empty history has no latest call, so nothing repeats."""
-    if not history:
-        return None
-    last = history[-1]
-    if any(_near(last, old) and old.observation == last.observation for old in history[:-1]):
+def _previous_only(history: list[Call]) -> str | None:
+    """A wrong solution: the latest call compared with the one before it only."""
+    if len(history) >= 2 and find_repeat(history[-2:]) == "near_repeat":
         return "near_repeat"
-    if len(history) >= 4:
-        a1, b1, a2, b2 = history[-4:]
-        if _near(a1, a2) and _near(b1, b2) and not _near(a1, b1):
-            return "alternating"
-    return None
+    return find_repeat(history[-4:]) if len(history) >= 4 else None
 
+
+def _any_pair(history: list[Call]) -> str | None:
+    """A wrong solution: a near-repeat anywhere in the history, not only at the latest call."""
+    if any(find_repeat([a, b]) for n, a in enumerate(history) for b in history[n + 1:]):
+        return "near_repeat"
+    return find_repeat(history)
+
+
+NEAR = "the same tool, at most one word added, removed or changed"
+LATEST = "the **latest** call"
+SAME_SEEN = "and the same observation"
+CASE = "Words are compared without regard to case"
+SPACES = "split the input on whitespace"
+TOOLS = "different tools are never repeats of each other"
+TURNS = "the last four calls take turns, A, B, A, B"
+A_NOT_B = "with A and B different"
+TWO = "two words changed is a new call"
+FIRST = 'Otherwise return `"alternating"`'
+PROGRESS = "Return `None` when the latest call makes progress"
+EMPTY = "An empty history has no latest call"
+EARLIER = "when an earlier call used the same tool"
+
+
+def _pairs(args: tuple, test: Callable[[Call, Call], bool]) -> bool:
+    """Is ``test`` true of the latest call and some earlier one?"""
+    calls = _calls(args)
+    return any(test(calls[-1], old) for old in calls[:-1]) if calls else False
+
+
+def _was(want: str | None, got: str | None) -> Callable[[tuple, Any, Any], bool]:
+    return lambda args, expected, value: expected == want and value == got
+
+
+FAULTS = (
+    Fault(EMPTY, "An empty history has no latest call: return None for it (history[-1] raises IndexError).",
+          found=lambda args, want, got: not args[0] and isinstance(got, Raised)),
+    Fault(PROGRESS, "When the latest call makes progress, return None itself (not False, not '').",
+          found=lambda args, want, got: want is None and got not in (None, "near_repeat", "alternating")),
+    Fault(LATEST, "One call (or none) cannot repeat anything: judge only the history given, and keep nothing "
+          "from earlier calls of your function (a default list argument does).",
+          found=lambda args, want, got: len(args[0]) <= 1 and got is not None),
+    Fault(SAME_SEEN, "The same observation means the same text, as it is: no lower() or strip() of it.",
+          like=_wrong(_near, seen=lambda text: text.lower().strip())),
+    Fault(SAME_SEEN, "A near call with a new observation found something: compare the observations too.",
+          like=_wrong(_near, seen=lambda text: "")),
+    Fault(CASE, "Lower-case both inputs before comparing their words.",
+          like=_wrong(lambda a, b: a.tool == b.tool and word_distance(a.input.split(), b.input.split()) < 2)),
+    Fault(TOOLS, "A tool's name is exact: 'Search' and 'search' are two tools.",
+          like=_wrong(lambda a, b: _near(a._replace(tool=a.tool.lower()), b._replace(tool=b.tool.lower())))),
+    Fault(LATEST, "Judge the latest call: two earlier calls that repeat each other are not the question.",
+          like=_any_pair),
+    Fault(SPACES, "Split on any whitespace, text.split() with no argument: a tab, a newline or two spaces "
+          "between words is not a word.", like=_wrong(lambda a, b: a.tool == b.tool and word_distance(
+              a.input.lower().split(" "), b.input.lower().split(" ")) <= 1)),
+    Fault(EARLIER, "Compare the latest call with every earlier call, not only the one before it.",
+          like=_previous_only),
+    Fault(A_NOT_B, "Not alternating: A and B must differ (the 1st and 2nd calls not near).",
+          like=_wrong(_near, a_differs=False)),
+    Fault(TOOLS, "Compare the tool names too: two tools are two calls.",
+          like=_wrong(lambda a, b: word_distance(a.input.lower().split(), b.input.lower().split()) <= 1)),
+    Fault(FIRST, "A near-repeat is checked first; 'alternating' only when the latest call is not one.",
+          found=lambda args, want, got: {want, got} == {"near_repeat", "alternating"}),
+    Fault(NEAR, "The latest call is within one word of an earlier call of the same tool, with the same "
+          "observation: compare words (lower-cased, split on any whitespace) with an edit distance, against "
+          "every earlier call.", found=_was("near_repeat", None)),
+    Fault(TWO, "Two words changed (or swapped) are two edits: more than a near-repeat.",
+          found=lambda args, want, got: want is None and got == "near_repeat" and _pairs(
+              args, lambda last, old: last.observation == old.observation and call_distance(last, old) == 2)),
+    Fault(NEAR, "Near means a word edit distance of at most 1, the same tool and the same observation: not "
+          "shared words, a ratio or the tool name alone.", found=_was(None, "near_repeat")),
+    Fault(TURNS, "The last four calls take turns: the 1st near the 3rd, the 2nd near the 4th, the 1st not "
+          "near the 2nd (observations do not matter here).", found=_was("alternating", None)),
+    Fault(A_NOT_B, "Not alternating: check all three conditions on the last four calls.",
+          found=_was(None, "alternating")),
+)
+
+NO_FLIGHTS = "No flights found for that search."
+A = ["search", "Paris population", "About 2.1 million people live in Paris."]
+B = ["search", "Paris area km2", "Paris covers 105 km2."]
+A2 = ["search", "Paris population today", "Refused: no new information."]
+B2 = ["search", "Paris area km²", "Paris covers about 105 km²."]
+REFUSED = "refused"
+HOTELS = ["search_hotels", "Paris May", "3 hotels near the Seine."]
+
+
+def _f(text: str, seen: str = NO_FLIGHTS) -> list[str]:
+    return ["search_flights", text, seen]
+
+
+def _repeat(name: str, history: list, hint: str) -> Example:
+    return Example(name, (history,), hint)
+
+
+EXAMPLES = (
+    _repeat("a first call", [_f("Delhi Paris May")], "One call cannot repeat anything."),
+    _repeat("an exact repeat", [_f("Delhi Paris May"), _f("Delhi Paris May")],
+            "Zero words changed is within one word."),
+    _repeat("one word changed, same result", [_f("flights Delhi to Paris"), _f("flights Delhi for Paris")],
+            "One word changed and the same observation: no progress."),
+    _repeat("one word added, same result", [_f("Delhi Paris May"), _f("Delhi Paris May cheap")],
+            "An added word counts as one change."),
+    _repeat("the same call alone is a first call", [_f("Delhi Paris May cheap")],
+            "Judge only the history given: a call seen in an earlier history is a first call here (a default "
+            "argument that remembers earlier calls breaks this)."),
+    _repeat("one word added in the middle, same result", [_f("Delhi Paris May"), _f("Delhi to Paris May")],
+            "Compare words with an edit distance, not position by position: an inserted word shifts the rest "
+            "but is one change."),
+    _repeat("an earlier call, not only the one before",
+            [_f("flights Delhi to Paris"), HOTELS, _f("flights Delhi for Paris")],
+            "Compare the latest call with every earlier call, not only the one before it."),
+    _repeat("one long word changed, same result", [_f("Delhi Paris May"), _f("Delhi Paris September")],
+            "A word is a word, however many letters change in it: compare words, not characters."),
+    _repeat("one word changed, a new result is progress",
+            [_f("Delhi Paris May"), _f("Delhi Paris June", "3 flights: AI 143 at 09:10 ...")],
+            "A different observation means the call found something new."),
+    _repeat("case does not make a new call", [_f("delhi paris may"), _f("Delhi Paris MAY")],
+            "Lower-case both inputs before comparing."),
+    _repeat("a tab and a line break are whitespace", [_f("Delhi  Paris\tMay"), _f("Delhi\nParis  June")],
+            "Split with text.split(): every run of whitespace separates two words."),
+    _repeat("two words changed is a new call", [_f("Delhi Paris May"), _f("Mumbai London May")],
+            "Two changed words are more than a near-repeat."),
+    _repeat("a new search with the same result", [_f("Delhi Paris May"), _f("hotels near the Seine")],
+            "Same tool and same result, but a different input: compare the words."),
+    _repeat("different tools, same input",
+            [["search", "Eiffel Tower", "x"], ["lookup", "Eiffel Tower", "x"]],
+            "Compare the tool names too: two tools are two calls."),
+    _repeat("tools that differ in case are two tools",
+            [["search", "Eiffel Tower", "x"], ["Search", "Eiffel Tower", "x"]],
+            "A tool's name is exact: compare tool names as they are."),
+    _repeat("an earlier repeat is not the latest call's", [_f("Delhi Paris"), _f("Delhi Paris"), HOTELS],
+            "Judge the latest call: two earlier calls that repeat each other are not the question."),
+    _repeat("two tools, same result", [["price", "pen", "A pen: 2."], ["calculator", "pen", "A pen: 2."]],
+            "The same observation from another tool is not a repeat."),
+    _repeat("A, B, A, B is alternating", [A, B, [*A[:2], REFUSED], [*B[:2], REFUSED]],
+            "The last four calls: the 1st and 3rd are near, the 2nd and 4th are near."),
+    _repeat("A, B, A', B' with one word changed is alternating", [A, B, A2, B2],
+            "Twins may differ by one word and still take turns."),
+    _repeat("A, B, A, B after an earlier call is alternating",
+            [_f("Delhi Paris May"), A, B, [*A[:2], REFUSED], [*B[:2], REFUSED]],
+            "Take the last four calls of the history, however long it is."),
+    _repeat("a near-repeat is reported before alternation", [A, B, A, B],
+            "The latest call repeats an earlier one with the same result: that is a near_repeat, checked "
+            "first; 'alternating' is only for calls that are not near-repeats."),
+    _repeat("the same call four times is not alternating",
+            [_f("Delhi Paris", f"result {n}") for n in range(4)],
+            "A must differ from B; four different results of one call are not a cycle here."),
+    _repeat("an empty history", [], "No latest call: nothing repeats."),
+)
+HIDDEN = (
+    _repeat("hidden: a repeat three calls back", [_f("Goa Pune"), ["search", "Goa", "x"], _f("Pune"),
+                                                  _f("goa pune")], "Compare with every earlier call."),
+    _repeat("hidden: one word removed", [_f("cheap Delhi Paris"), _f("Delhi Paris")], "A word removed."),
+    _repeat("hidden: taking turns after a repeat", [_f("x"), _f("x", "new"), ["a", "y", "1"], _f("x", "2"),
+                                                    ["a", "y z", "3"]], "Alternation on the last four."),
+)
 
 WORDS = ("delhi", "Paris", "MAY", "to", "for", "Zürich", "école", "Москва", "3", "flights")
-SEEN = ("No flights found.", "3 flights found.", "", "Refused: no new information.")
+SEEN = ("No flights found.", "3 flights found.", "", "Refused: no new information.", "NO FLIGHTS FOUND.",
+        "No flights found. ")
+TOOL_NAMES = ("search", "lookup", "Search")
 
 
 def _edit(draw: Draw, words: list[str]) -> list[str]:
@@ -166,56 +230,80 @@ def _edit(draw: Draw, words: list[str]) -> list[str]:
     return words
 
 
-def _call(draw: Draw, earlier: list[Call]) -> Call:
+def _call(draw: Draw, earlier: list[list[str]]) -> list[str]:
     if earlier and draw.below(4):
         twin = draw.pick(earlier)
-        tool = twin.tool if draw.below(5) else draw.pick(("search", "lookup"))
-        words = _edit(draw, twin.input.split())
-        seen = twin.observation if draw.below(3) else draw.pick(SEEN)
+        tool = twin[0] if draw.below(5) else draw.pick(TOOL_NAMES)
+        words = _edit(draw, twin[1].split())
+        seen = twin[2] if draw.below(3) else draw.pick(SEEN)
     else:
-        tool, seen = draw.pick(("search", "lookup")), draw.pick(SEEN)
+        tool, seen = draw.pick(TOOL_NAMES), draw.pick(SEEN)
         words = draw.many(lambda d: d.pick(WORDS), 4)
-    spaces = draw.pick((" ", "  ", "\t", " \n "))
-    return Call(tool, spaces.join(words), seen)
+    return [tool, draw.pick((" ", "  ", "\t", " \n ")).join(words), seen]
 
 
 def _history(draw: Draw) -> tuple:
-    history: list[Call] = []
+    history: list[list[str]] = []
     for _ in range(draw.below(9)):
         history.append(_call(draw, history))
     return (history,)
 
 
-def _was(kind: str | None, then: str | None) -> Callable[[tuple, Any, Any], bool]:
-    return lambda args, expected, got: expected == kind and got == then
+def _says(kind: str | None) -> Callable[[tuple], bool]:
+    return lambda args: observe(find_repeat, args) == kind
 
 
-FAULTS = (
-    Fault("the **latest** call", "a repeat with nothing to repeat",
-          lambda args, expected, got: len(args[0]) <= 1 and got is not None,
-          "One call (or none) cannot repeat anything: judge only the history given, and keep nothing "
-          "from earlier calls of your function (a default list argument does)."),
-    Fault("the same tool, at most one word added, removed or changed", "a near-repeat missed",
-          _was("near_repeat", None),
-          "The latest call is within one word of an earlier call of the same tool, with the same "
-          "observation: compare words (lower-cased, split on any white space) with an edit distance, "
-          "against every earlier call."),
-    Fault("two words changed is a new call", "progress read as a repeat", _was(None, "near_repeat"),
-          "Here the latest call made progress: two words apart, another tool, or a new observation "
-          "(or an earlier history: judge only the history given)."),
-    Fault("the last four calls take turns, A, B, A, B", "an alternation missed", _was("alternating", None),
-          "The last four calls take turns: the 1st near the 3rd, the 2nd near the 4th, the 1st not "
-          "near the 2nd (observations do not matter here)."),
-    Fault("with A and B different", "an alternation where there is none", _was(None, "alternating"),
-          "Not alternating: check all three conditions on the last four calls, A and B different too."),
-    Fault('Otherwise return `"alternating"`', "the order of the two answers",
-          lambda args, expected, got: {expected, got} == {"near_repeat", "alternating"},
-          "A near-repeat is checked first; 'alternating' only when the latest call is not one."),
+def _turns(args: tuple, test: Callable[[list[Call]], bool]) -> bool:
+    calls = _calls(args)[-4:]
+    return len(calls) == 4 and test(calls)
+
+
+RULES = (
+    Rule(NEAR, ("one word changed, same result", "one word added, same result", "an exact repeat",
+                "one word added in the middle, same result", "a new search with the same result",
+                "one long word changed, same result", GENERATED),
+         edge=lambda a: _says("near_repeat")(a) and _pairs(a, lambda new, old: call_distance(new, old) == 1)),
+    Rule(EARLIER, ("an earlier call, not only the one before", GENERATED),
+         edge=lambda a: _says("near_repeat")(a) and find_repeat(_calls(a)[-2:]) is None),
+    Rule(LATEST, ("the same call alone is a first call", "an earlier repeat is not the latest call's",
+                  GENERATED),
+         edge=lambda a: _says(None)(a) and any(find_repeat(_calls(a)[:n]) for n in range(2, len(a[0])))),
+    Rule(EMPTY, ("an empty history",), edge=lambda a: not a[0]),
+    Rule(FIRST, ("a near-repeat is reported before alternation",), edge=lambda a: _says("near_repeat")(a)
+         and _turns(a, lambda t: _near(t[0], t[2]) and _near(t[1], t[3]) and not _near(t[0], t[1]))),
+    Rule(SAME_SEEN, ("one word changed, a new result is progress",), edge=lambda a: _says(None)(a)
+         and _pairs(a, _near)),
+    Rule(CASE, ("case does not make a new call",), edge=lambda a: _says("near_repeat")(a) and _pairs(
+        a, lambda last, old: word_distance(last.input.split(), old.input.split()) > 1 and _near(last, old))),
+    Rule(SPACES, ("a tab and a line break are whitespace", GENERATED),
+         edge=lambda a: any("\t" in c[1] or "\n" in c[1] for c in a[0])),
+    Rule(TOOLS, ("different tools, same input", "two tools, same result",
+                 "tools that differ in case are two tools"),
+         edge=lambda a: _pairs(
+        a, lambda last, old: last.tool != old.tool and last.observation == old.observation
+        and last.input.lower().split() == old.input.lower().split())),
+    Rule(TURNS, ("A, B, A, B is alternating", "A, B, A', B' with one word changed is alternating",
+                  "A, B, A, B after an earlier call is alternating"),
+         edge=_says("alternating")),
+    Rule(A_NOT_B, ("the same call four times is not alternating",),
+         edge=lambda a: _turns(a, lambda t: _near(t[0], t[2]) and _near(t[1], t[3]) and _near(t[0], t[1]))),
+    Rule(TWO, ("two words changed is a new call",), edge=lambda a: _says(None)(a) and _pairs(
+        a, lambda last, old: call_distance(last, old) == 2 and last.observation == old.observation)),
+    Rule(PROGRESS, ("a first call", "two words changed is a new call", "different tools, same input"),
+         edge=lambda a: bool(a[0]) and _says(None)(a)),
 )
 
-COMPARISON = Diagnosed(Comparison(
-    "05.find_repeat", key, _history, lambda args, expected, got: same_value(expected, got),
-    call_text("find_repeat"),
-    hint="Judge only the latest call, against every earlier one; 'near' is a word edit distance of at "
-         "most 1 (words in order, lower-cased, split on whitespace), not shared words or a ratio."), FAULTS,
-    raised="An empty history has no latest call: return None for it (history[-1] raises IndexError).")
+SPEC = define(Spec(
+    "05.find_repeat", "find a call that makes no progress: a near-repeat, or two calls taking turns",
+    "find_repeat", find_repeat, EXAMPLES, _history, RULES, faults=FAULTS, hidden=HIDDEN, observe=observe,
+    show=lambda args: "find_repeat([" + ", ".join(f"Call({t!r}, {i!r}, {o!r})" for t, i, o in args[0])
+    + "])",
+    hints=(
+        "Compare words, not characters: text.lower().split(). Two calls are 'near' when they use the same "
+        "tool and a word-level edit distance of at most 1 separates their inputs.",
+        "A near call with a different observation is progress, not a repeat: compare observations.",
+        "For alternation take the last four calls a1, b1, a2, b2: a1 near a2, b1 near b2, a1 not near b1.",
+    ),
+    generated_hint="Judge only the latest call, against every earlier one; 'near' is a word edit distance of "
+                   "at most 1 (words in order, lower-cased, split on whitespace), not a ratio."))
+__all__ = ["SPEC"]

@@ -1,139 +1,132 @@
-"""Check 05.plan_wait: how long to wait before retrying a failed model call, or None.
+"""05.plan_wait as a spec: how long to wait before retrying a failed model call, or None.
 
-No randomness here: the exercise leaves jitter out (the library adds it), so
-every case has one right answer.
+No randomness: the exercise leaves jitter out (the library adds it), so every input has
+one right answer. The key is here: the library's retry path (``retry.Backoff``,
+``retry.is_retryable``) works on raised errors and draws jitter, where the exercise
+takes plain numbers. Generated inputs: every status the statement names and others from
+400 to 599, attempts from 1 to 2000, Retry-After and time left at the edges (0, just
+under, at and over 8 s, and fractions that ``int()`` or ``round()`` would change).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from .. import exercise
-from ..framework import Case
-from ..generated import Comparison, Draw, call_text
-from .faults import Diagnosed, Fault
-
-GENERATED = "agrees with the answer key on generated inputs"
-RULES = {
-    "Every other status is never retried": ("404 is not retried", "401 is not retried",
-                                            "400 is not retried", "403 is not retried", GENERATED),
-    "a time-out (`status=None`), a 408, a 409, a 429 or a 5xx is retried": (
-        "a time-out is retried", "429: first retry waits 0.5 s", "503 is retried",
-        "any 5xx is retried, 529 too", "409 is retried", GENERATED),
-    'a 429 whose `code` is `"insufficient_quota"`': ("a quota 429 is not retried",),
-    "0.5 s before the first retry, doubling with each attempt": (
-        "429: first retry waits 0.5 s", "third retry waits 2 s", "503 is retried"),
-    "with no upper end": ("a large attempt waits 8 s", GENERATED),
-    "never more than 8 s": ("the wait is capped at 8 s", "the cap comes before the time check",
-                            GENERATED),
-    "never less than the server's `Retry-After`": (
-        "Retry-After of 3 s is honoured", "a short Retry-After does not shorten the back-off",
-        "a Retry-After above the cap wins", GENERATED),
-    "`None` when the wait would not end before the run's time runs out": (
-        "no time left for the wait", "a wait equal to the time left is too long",
-        "a Retry-After past the time left", GENERATED),
-}
-
-
-def _test(expected: float | None):
-    def test(got: Any) -> bool | str:
-        if expected is None:
-            return got is None or f"expected None (do not retry), got {got!r}"
-        if isinstance(got, bool) or not isinstance(got, int | float):
-            return f"expected a number of seconds, got {got!r}"
-        return abs(got - expected) < 1e-9 or f"expected a wait of {expected} s, got {got!r}"
-    return test
-
-
-def _case(plan_wait: Callable, name: str, args: tuple, expected: float | None, hint: str) -> Case:
-    status, attempt, after, left, *code = args
-    shown = f", code={code[0]!r}" if code else ""
-    given = f"plan_wait(status={status}, attempt={attempt}, retry_after={after}, remaining={left}{shown})"
-    return Case(name, lambda: plan_wait(*args), test=_test(expected), expected=expected, given=given,
-                hint=hint)
-
-
-@exercise(
-    "05.plan_wait",
-    "how long to wait before retrying a failed model call",
-    hints=(
-        "First decide whether to retry at all: None (a time-out), 408, 409, 429 (unless its code "
-        "is 'insufficient_quota') and 500-599 are retried; every other status returns None.",
-        "wait = min(8, 0.5 * 2 ** (attempt - 1)) (for a large attempt, 8 without computing the power); "
-        "then wait = max(wait, retry_after or 0).",
-        "Last: if wait >= remaining, return None (the run would end while we wait).",
-    ),
-    rules=RULES,
-)
-def plan_wait_cases(plan_wait: Callable):
-    yield _case(plan_wait, "429: first retry waits 0.5 s", (429, 1, None, 60), 0.5,
-                "The first retry waits the base, 0.5 s.")
-    yield _case(plan_wait, "a time-out is retried", (None, 2, None, 60), 1.0,
-                "status=None is a time-out: retry it like a 429.")
-    yield _case(plan_wait, "503 is retried", (503, 2, None, 60), 1.0,
-                "A 5xx may pass: the second retry waits 1 s.")
-    yield _case(plan_wait, "third retry waits 2 s", (500, 3, None, 60), 2.0,
-                "0.5 * 2 ** (attempt - 1): 0.5, 1, 2, 4, 8.")
-    yield _case(plan_wait, "the wait is capped at 8 s", (429, 7, None, 60), 8.0,
-                "Cap it: attempt 7 would be 32 s without the cap.")
-    yield _case(plan_wait, "a large attempt waits 8 s", (503, 2000, None, 60), 8.0,
-                "Cap before you compute: 0.5 * 2 ** 1999 does not fit in a float.")
-    yield _case(plan_wait, "any 5xx is retried, 529 too", (529, 1, None, 60), 0.5,
-                "Every status from 500 to 599 is retried: 500 <= status <= 599, not a list of a few.")
-    yield _case(plan_wait, "the cap comes before the time check", (429, 7, None, 20), 8.0,
-                "Cap the wait at 8 s first, then compare it with the time left: 8 s fit in 20 s.")
-    yield from _status_cases(plan_wait)
-    yield from _wait_cases(plan_wait)
-    yield COMPARISON.case(plan_wait)
-
-
-def _status_cases(plan_wait: Callable):
-    """Which failures are retried at all."""
-    yield _case(plan_wait, "404 is not retried", (404, 1, None, 60), None,
-                "A missing model will still be missing: return None.")
-    yield _case(plan_wait, "401 is not retried", (401, 1, None, 60), None,
-                "A wrong key stays wrong: return None.")
-    yield _case(plan_wait, "400 is not retried", (400, 1, None, 60), None,
-                "A bad request stays bad: return None.")
-    yield _case(plan_wait, "403 is not retried", (403, 1, None, 60), None,
-                "Forbidden stays forbidden: every status not listed as retried returns None.")
-    yield _case(plan_wait, "409 is retried", (409, 1, None, 60), 0.5,
-                "A conflict may clear by itself: 409 is retried like a 429.")
-    yield _case(plan_wait, "a quota 429 is not retried", (429, 1, 2.0, 60, "insufficient_quota"), None,
-                "Out of credit is not a rate limit: waiting does not refill the account.")
-
-
-def _wait_cases(plan_wait: Callable):
-    """The server's Retry-After, and the time left in the run."""
-    yield _case(plan_wait, "Retry-After of 3 s is honoured", (429, 1, 3.0, 60), 3.0,
-                "The server said wait 3 s: wait at least that.")
-    yield _case(plan_wait, "a short Retry-After does not shorten the back-off", (429, 3, 1.0, 60),
-                2.0, "Take the larger of your back-off and the Retry-After.")
-    yield _case(plan_wait, "a Retry-After above the cap wins", (429, 1, 12.0, 60), 12.0,
-                "The cap limits your own back-off; the server's Retry-After is a floor above it.")
-    yield _case(plan_wait, "no time left for the wait", (429, 4, None, 2.0), None,
-                "A 4 s wait with 2 s left would outlive the run: return None.")
-    yield _case(plan_wait, "a wait equal to the time left is too long", (503, 2, None, 1.0), None,
-                "Waiting exactly the time left leaves nothing for the call: use >=.")
-    yield _case(plan_wait, "a Retry-After past the time left", (429, 1, 30.0, 10.0), None,
-                "The server asks for 30 s and 10 s are left: give up now, and say why.")
-
+from ..generated import Draw
+from ..plain import Raised
+from ..predicates import close_to
+from ..spec import GENERATED, Example, Fault, Rule, Spec, define
 
 RETRIED = frozenset({408, 409, 429})
 
 
+def _retried(status: int | None) -> bool:
+    return status is None or status in RETRIED or 500 <= status <= 599
+
+
+def _backoff(attempt: int) -> float:
+    """0.5 s doubling, capped at 8 s, without computing 2 ** attempt for a large one (a float overflows)."""
+    return 8.0 if attempt > 5 else min(8.0, 0.5 * 2 ** (attempt - 1))
+
+
 def key(status: int | None, attempt: int, retry_after: float | None, remaining: float,
         code: str | None = None) -> float | None:
-    """The answer key. A large attempt is 8 s without computing 2 ** attempt (a float overflows)."""
-    if status is not None and status not in RETRIED and not 500 <= status <= 599:
+    """The answer key."""
+    if not _retried(status) or (status == 429 and code == "insufficient_quota"):
         return None
-    if status == 429 and code == "insufficient_quota":
-        return None
-    wait = 8.0 if attempt > 5 else min(8.0, 0.5 * 2 ** (attempt - 1))
-    wait = max(wait, retry_after or 0.0)
+    wait = max(_backoff(attempt), retry_after or 0.0)
     return None if wait >= remaining else wait
 
+
+def compare(args: tuple, want: float | None, got: Any) -> bool | str:
+    if want is None:
+        return got is None or f"expected None (do not retry), got {got!r}"
+    return close_to(got, want) or f"expected a wait of {want} s, got {got!r}"
+
+
+def _cut(change: Any, at: int) -> Any:
+    """A wrong solution: the key with one argument changed first (``int`` of the time left, ...)."""
+    def wrong(*args: Any) -> Any:
+        given = list(args)
+        given[at] = change(given[at]) if given[at] is not None else None
+        return key(*given)
+    return wrong
+
+
+NEVER = "Every other status is never retried"
+RETRY = "a time-out (`status=None`), a 408, a 409, a 429 or a 5xx is retried"
+QUOTA = 'a 429 whose `code` is `"insufficient_quota"`'
+DOUBLING = "0.5 s before the first retry, doubling with each attempt"
+CAP = "never more than 8 s"
+AFTER = "never less than the server's `Retry-After`"
+IN_TIME = "`None` when the wait would not end before the run's time runs out"
+
+FAULTS = (
+    Fault(NEVER, "Only a time-out, 408, 409, 429 and 500 to 599 are retried; every other status returns None "
+          "(None itself, not 0).", found=lambda args, want, got: not _retried(args[0]) and got is not None),
+    Fault(QUOTA, "A 429 whose code is 'insufficient_quota' is out of credit: return None.",
+          found=lambda args, want, got: args[0] == 429 and args[4:5] == ("insufficient_quota",)),
+    Fault(CAP, "Cap the wait at 8 s first, then compare it with the time left.",
+          found=lambda args, want, got: got is None and want is not None and 0.5 * 2.0 ** min(
+              args[1] - 1, 60) >= args[3] > 8),
+    Fault(IN_TIME, "Keep the time left as it is (no int() or round()): a wait of 8 s fits in 8.01 s.",
+          found=lambda args, want, got: got == _cut(int, 3)(*args) or got == _cut(round, 3)(*args)),
+    Fault(AFTER, "Keep the server's Retry-After as it is: no int() or round().",
+          found=lambda args, want, got: got in (_cut(int, 2)(*args), _cut(round, 2)(*args))),
+    Fault(RETRY, "This status is retried and the wait fits in the time left: return the wait.",
+          found=lambda args, want, got: want is not None and got is None),
+    Fault(IN_TIME, "A wait of the time left or more returns None (>=; a time left of 0 is no time at all).",
+          found=lambda args, want, got: want is None and got is not None),
+    Fault("with no upper end", "A large attempt: 0.5 * 2 ** (attempt - 1) is too large for a float; cap "
+          "first (from attempt 5 on the wait is 8 s) instead of computing the power.",
+          found=lambda args, want, got: isinstance(got, Raised)),
+    Fault(AFTER, "The server's Retry-After is a floor, above the 8 s cap too, and your back-off still "
+          "counts when it asks for less: max(wait, retry_after).",
+          found=lambda args, want, got: args[2] is not None),
+    Fault(CAP, "The back-off stops growing at 8 s.",
+          found=lambda args, want, got: close_to(got, 0.5 * 2.0 ** min(args[1] - 1, 60))),
+    Fault(DOUBLING, "0.5 * 2 ** (attempt - 1): 0.5, 1, 2, 4, 8.", found=lambda args, want, got: True),
+)
+
+
+EXAMPLES = tuple(Example(name, args, hint) for name, args, hint in (
+    ("429: first retry waits 0.5 s", (429, 1, None, 60), "The first retry waits the base, 0.5 s."),
+    ("a time-out is retried", (None, 2, None, 60), "status=None is a time-out: retry it like a 429."),
+    ("503 is retried", (503, 2, None, 60), "A 5xx may pass: the second retry waits 1 s."),
+    ("third retry waits 2 s", (500, 3, None, 60), "0.5 * 2 ** (attempt - 1): 0.5, 1, 2, 4, 8."),
+    ("the wait is capped at 8 s", (429, 7, None, 60), "Cap it: attempt 7 would be 32 s without the cap."),
+    ("a large attempt waits 8 s", (503, 2000, None, 60),
+     "Cap before you compute: 0.5 * 2 ** 1999 does not fit in a float."),
+    ("any 5xx is retried, 529 too", (529, 1, None, 60),
+     "Every status from 500 to 599 is retried: 500 <= status <= 599, not a list of a few."),
+    ("the cap comes before the time check", (429, 7, None, 20),
+     "Cap the wait at 8 s first, then compare it with the time left: 8 s fit in 20 s."),
+    ("404 is not retried", (404, 1, None, 60), "A missing model will still be missing: return None."),
+    ("401 is not retried", (401, 1, None, 60), "A wrong key stays wrong: return None."),
+    ("400 is not retried", (400, 1, None, 60), "A bad request stays bad: return None."),
+    ("403 is not retried", (403, 1, None, 60),
+     "Forbidden stays forbidden: every status not listed as retried returns None."),
+    ("409 is retried", (409, 1, None, 60), "A conflict may clear by itself: 409 is retried like a 429."),
+    ("a quota 429 is not retried", (429, 1, 2.0, 60, "insufficient_quota"),
+     "Out of credit is not a rate limit: waiting does not refill the account."),
+    ("Retry-After of 3 s is honoured", (429, 1, 3.0, 60), "The server said wait 3 s: wait at least that."),
+    ("a short Retry-After does not shorten the back-off", (429, 3, 1.0, 60),
+     "Take the larger of your back-off and the Retry-After."),
+    ("a Retry-After above the cap wins", (429, 1, 12.0, 60),
+     "The cap limits your own back-off; the server's Retry-After is a floor above it."),
+    ("no time left for the wait", (429, 4, None, 2.0),
+     "A 4 s wait with 2 s left would outlive the run: return None."),
+    ("a wait equal to the time left is too long", (503, 2, None, 1.0),
+     "Waiting exactly the time left leaves nothing for the call: use >=."),
+    ("a Retry-After past the time left", (429, 1, 30.0, 10.0),
+     "The server asks for 30 s and 10 s are left: give up now, and say why."),
+))
+HIDDEN = tuple(Example(name, args, hint) for name, args, hint in (
+    ("hidden: 599 is retried", (599, 4, None, 60), "500 to 599, both ends."),
+    ("hidden: a quota code on a 503", (503, 1, None, 60, "insufficient_quota"), "Only a 429's quota code."),
+    ("hidden: no time at all", (None, 1, None, 0), "A time left of 0 is no time."),
+    ("hidden: Retry-After of 7.5 s", (408, 1, 7.5, 7.6), "The Retry-After as it is."),
+))
 
 STATUSES = (429, None, 503, 400, 401, 403, 404, 408, 409, 410, 422, 500, 502, 504, 529, 599, 418, 499)
 CODES = (None, "rate_limit_exceeded", "insufficient_quota", "server_error")
@@ -147,42 +140,42 @@ def _inputs(draw: Draw) -> tuple:
     return status, attempt, after, remaining, draw.pick(CODES)
 
 
-def _compare(args: tuple, expected: float | None, got: Any) -> bool | str:
-    return _test(expected)(got)
+def _fits(args: tuple) -> bool:
+    return key(*args) is not None
 
 
-def _backoff(attempt: int) -> float:
-    return 8.0 if attempt > 5 else min(8.0, 0.5 * 2 ** (attempt - 1))
-
-
-def _retried(status: int | None) -> bool:
-    return status is None or status in RETRIED or 500 <= status <= 599
-
-
-FAULTS = (
-    Fault("Every other status is never retried", "a status that is never retried",
-          lambda args, expected, got: not _retried(args[0]) and got is not None,
-          "Only a time-out, 408, 409, 429 and 500 to 599 are retried; every other status returns None."),
-    Fault('a 429 whose `code` is `"insufficient_quota"`', "a quota 429",
-          lambda args, expected, got: args[0] == 429 and args[4] == "insufficient_quota",
-          "A 429 whose code is 'insufficient_quota' is out of credit: return None."),
-    Fault("a time-out (`status=None`), a 408, a 409, a 429 or a 5xx is retried", "a status that is retried",
-          lambda args, expected, got: _retried(args[0]) and expected is not None and got is None
-          and max(_backoff(args[1]), args[2] or 0) < args[3],
-          "This status is retried and the wait fits in the time left: return the wait."),
-    Fault("`None` when the wait would not end before the run's time runs out", "a wait that outlives the run",
-          lambda args, expected, got: _retried(args[0]) and expected is None and got is not None,
-          "A wait of the time left or more returns None (>=, and a time left of 0 is no time at all)."),
-    Fault("never less than the server's `Retry-After`", "the Retry-After",
-          lambda args, expected, got: args[2] is not None and args[2] > _backoff(args[1]),
-          "The server's Retry-After is a floor, above the 8 s cap too; keep it as it is (no int())."),
-    Fault("never more than 8 s", "the back-off", lambda args, expected, got: True,
-          "0.5 * 2 ** (attempt - 1), at most 8 s, without computing a huge power for a large attempt."),
+RULES = (
+    Rule(NEVER, ("404 is not retried", "401 is not retried", "400 is not retried", "403 is not retried",
+                 GENERATED), edge=lambda a: not _retried(a[0]) and a[0] not in (400, 401, 403, 404, 422)),
+    Rule(RETRY, ("a time-out is retried", "429: first retry waits 0.5 s", "503 is retried",
+                 "any 5xx is retried, 529 too", "409 is retried", GENERATED),
+         edge=lambda a: a[0] in (None, 408, 599) and _fits(a)),
+    Rule(QUOTA, ("a quota 429 is not retried",), edge=lambda a: a[0] == 429 and a[4] == "insufficient_quota"),
+    Rule(DOUBLING, ("429: first retry waits 0.5 s", "third retry waits 2 s", "503 is retried"),
+         edge=lambda a: _fits(a) and a[1] == 4 and key(*a) == 4.0),
+    Rule("with no upper end", ("a large attempt waits 8 s", GENERATED),
+         edge=lambda a: a[1] >= 2000 and _fits(a)),
+    Rule(CAP, ("the wait is capped at 8 s", "the cap comes before the time check", GENERATED),
+         edge=lambda a: _fits(a) and a[1] > 5 and key(*a) == 8.0 and a[3] < 32),
+    Rule(AFTER, ("Retry-After of 3 s is honoured", "a short Retry-After does not shorten the back-off",
+                 "a Retry-After above the cap wins", GENERATED),
+         edge=lambda a: _fits(a) and (a[2] or 0) > 8 and a[2] != int(a[2])),
+    Rule(IN_TIME, ("no time left for the wait", "a wait equal to the time left is too long",
+                   "a Retry-After past the time left", GENERATED),
+         edge=lambda a: _retried(a[0]) and a[4] != "insufficient_quota"
+         and max(_backoff(a[1]), a[2] or 0) == a[3]),
 )
 
-COMPARISON = Diagnosed(Comparison(
-    "05.plan_wait", key, _inputs, _compare, call_text("plan_wait"),
-    hint="Keep the Retry-After and the time left as they are (no int() or round()); compare the wait "
-         "with the time left using >=; and a large attempt still waits 8 s."), FAULTS,
-    raised="A large attempt: 0.5 * 2 ** (attempt - 1) is too large for a float; cap first (from "
-           "attempt 5 on the wait is 8 s) instead of computing the power.")
+SPEC = define(Spec(
+    "05.plan_wait", "how long to wait before retrying a failed model call", "plan_wait", key, EXAMPLES,
+    _inputs, RULES, faults=FAULTS, hidden=HIDDEN, compare=compare,
+    hints=(
+        "First decide whether to retry at all: None (a time-out), 408, 409, 429 (unless its code is "
+        "'insufficient_quota') and 500-599 are retried; every other status returns None.",
+        "wait = min(8, 0.5 * 2 ** (attempt - 1)) (for a large attempt, 8 without computing the power); then "
+        "wait = max(wait, retry_after or 0).",
+        "Last: if wait >= remaining, return None (the run would end while we wait).",
+    ),
+    generated_hint="Keep the Retry-After and the time left as they are (no int() or round()); compare the "
+                   "wait with the time left using >=; and a large attempt still waits 8 s."))
+__all__ = ["SPEC", "key"]

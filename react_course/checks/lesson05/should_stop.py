@@ -1,137 +1,185 @@
-"""Check 05.should_stop: the stopping decision, limits reached when the count equals them.
+"""05.should_stop as a spec: the stopping decision, a limit reached when the count equals it.
 
-The student's function gets a ``RunState`` and (optionally) ``StopRules``; each
-case builds one state and compares the reason that comes back.
+The key is the library's ``stopping.should_stop``. The arguments are plain data: the
+state's fields as a dict (the fields left out keep ``RunState``'s defaults) and the
+rules' fields as a dict, or ``None`` for a call without rules; ``observe`` builds the
+``RunState`` and ``StopRules`` the student's function gets. Generated counts lie at
+their limits, a little around them, and money a hair (1E-30) away, past what a float
+or a 28-digit division keeps; thresholds of 0 included.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import operator
 from decimal import Decimal, localcontext
 from typing import Any
 
-from ...stopping import RunState, StopRules
-from .. import exercise
-from ..framework import Case
-from ..generated import Comparison, Draw, call_text, same_value
-from .faults import Diagnosed, Fault
+from ...stopping import RunState, StopRules, should_stop
+from ..generated import Draw
+from ..spec import GENERATED, Example, Fault, Rule, Spec, define
 
-GENERATED = "agrees with the answer key on generated inputs"
-RULES = {
-    "A limit is reached when the count equals it": (
-        "12 steps of 12: step_limit", "3 repeats of 3: repeating", "120 s of 120: time_limit",
-        "₹20 of ₹20: budget", "a hair under ₹20 goes on", GENERATED),
-    "A threshold of 0 is a limit too": ("a money cap of 0 stops at once", GENERATED),
-    "return `None` while the run may go on": (
-        "a fresh run goes on", "11 steps of 12 goes on", "just under every limit goes on"),
-    "`\"step_limit\"`": ("12 steps of 12: step_limit", "a smaller step limit from the rules"),
-    "`\"budget\"`": ("₹20 of ₹20: budget", "₹4,000 overnight: budget"),
-    "`\"time_limit\"`": ("120 s of 120: time_limit",),
-    "`\"repeating\"`": ("3 repeats of 3: repeating",),
-    "use the thresholds in `rules`, not fixed numbers": (
-        "a smaller step limit from the rules", "a smaller money cap from the rules",
-        "a shorter time limit from the rules", "fewer repeats from the rules", GENERATED),
-    "the user's interruption first, then the model's answer, then a hand-over, then the limits": (
-        "an interruption beats everything", "an answer on the last step is an answer",
-        "a hand-over beats a limit", "an answer beats a hand-over"),
-    "Then the limits, in this order": (
-        "every limit at once: steps first", "money before time", "time before repeats"),
-}
+LIMITS = {"step_limit": ("steps", "max_steps"), "budget": ("cost", "max_cost"),
+          "time_limit": ("seconds", "max_seconds"), "repeating": ("repeats", "max_repeats")}
+FLAGS = {"interrupted": "interrupted", "answered": "final_answer", "handed_over": "hand_over"}
+REASONS = (*FLAGS.values(), *LIMITS)
+DEFAULT = StopRules()
 
 
-def _case(should_stop: Callable, name: str, state: RunState, expected: str | None, hint: str,
-          rules: StopRules | None = None) -> Case:
-    def run() -> Any:
-        return should_stop(state) if rules is None else should_stop(state, rules)
-
-    shown = ", ".join(f"{k}={v!r}" for k, v in vars(state).items() if v != getattr(RunState(), k))
-    given = f"should_stop(RunState({shown}){'' if rules is None else f', {rules!r}'})"
-    return Case(name, run, expected=expected, given=given, hint=hint)
+def observe(function: Any, args: tuple) -> Any:
+    state, rules = RunState(**args[0]), args[1]
+    return function(state) if rules is None else function(state, StopRules(**rules))
 
 
-@exercise(
-    "05.should_stop",
-    "decide whether a run must stop, and why",
-    hints=(
-        "Check interrupted, answered and handed_over first, in that order; then each limit.",
-        "A limit of 12 steps means the 12th step was the last: stop when steps >= 12, not > 12.",
-        "Read the thresholds from rules (rules.max_steps, rules.max_cost, ...), never 12 or 20.",
-    ),
-    rules=RULES,
+def _parts(args: tuple) -> tuple[RunState, StopRules]:
+    return RunState(**args[0]), StopRules(**(args[1] or {}))
+
+
+def _holds(args: tuple, reason: Any) -> bool:
+    """Is ``reason`` true of this state (a flag set, a count at or past its limit)?"""
+    state, rules = _parts(args)
+    if reason in LIMITS:
+        count, limit = LIMITS[reason]
+        return getattr(state, count) >= getattr(rules, limit)
+    return any(getattr(state, flag) for flag, said in FLAGS.items() if said == reason)
+
+
+def _count(args: tuple, reason: str, compare: Any) -> bool:
+    state, rules = _parts(args)
+    count, limit = LIMITS[reason]
+    return compare(getattr(state, count), getattr(rules, limit))
+
+
+def _compared(reached: Any) -> Any:
+    """A wrong solution: the key with every limit judged by ``reached`` (``>``, ``==``)."""
+    def wrong(state: RunState, rules: StopRules = DEFAULT) -> str | None:
+        if _flagged(state):
+            return should_stop(state, rules)
+        return next((reason for reason, (count, limit) in LIMITS.items()
+                     if reached(getattr(state, count), getattr(rules, limit))), None)
+    return wrong
+
+
+def _flagged(state: RunState) -> bool:
+    return any(getattr(state, flag) for flag in FLAGS)
+
+
+ORDER = "the user's interruption first, then the model's answer, then a hand-over, then the limits"
+EQUALS = "A limit is reached when the count equals it"
+ZERO = "A threshold of 0 is a limit too"
+GO_ON = "return `None` while the run may go on"
+NAMES = 'The reasons are `"interrupted"`, `"final_answer"` and `"hand_over"`'
+RULES_GIVEN = "use the thresholds in `rules`, not fixed numbers"
+LIMIT_ORDER = "Then the limits, in this order"
+
+
+
+def _truncated(args: tuple, want: Any, got: Any) -> bool:
+    """Is ``got`` what the key says of the money, the seconds or both cut to whole numbers?"""
+    state, rules = _parts(args)
+    cuts = ({"cost": int(state.cost)}, {"seconds": int(state.seconds)},
+            {"cost": int(state.cost), "seconds": int(state.seconds)})
+    return any(got == should_stop(RunState(**{**vars(state), **cut}), rules) for cut in cuts)
+
+
+def _past(args: tuple) -> int:
+    return sum(_count(args, reason, lambda c, limit: c > limit) for reason in LIMITS)
+
+
+FAULTS = (
+    Fault(GO_ON, "While the run may go on, return None itself (not False, not '').",
+          found=lambda args, want, got: want is None and got is not None and got not in REASONS),
+    Fault(NAMES, "Return the reasons exactly as the statement spells them: 'interrupted', 'final_answer', "
+          "'hand_over', 'step_limit', 'budget', 'time_limit', 'repeating'.",
+          found=lambda args, want, got: isinstance(got, str) and got not in REASONS),
+    Fault(ORDER, "Both hold here: look at the flags first, in order (interrupted, answered, handed_over), "
+          "and only then at the limits.", found=lambda args, want, got: want in FLAGS.values()
+          and want != got and _holds(args, got)),
+    Fault(ZERO, "A threshold of 0 is reached at once: `if limit and count >= limit` reads it as no limit.",
+          found=lambda args, want, got: want in LIMITS and _count(args, want, lambda c, limit: limit == 0)),
+    Fault(EQUALS, "A limit is reached at its count and past it: compare with >=, not ==.",
+          found=lambda args, want, got: _past(args) >= 2 and got == observe(_compared(operator.eq), args)),
+    Fault(EQUALS, "Keep the money and the seconds as they are: no int() or round() before comparing.",
+          found=_truncated),
+    Fault(RULES_GIVEN, "These are the caller's rules: read rules.max_steps, rules.max_cost, ..., not 12, 20.",
+          found=lambda args, want, got: args[1] is not None and got == should_stop(_parts(args)[0])),
+    *(Fault(f'`"{reason}"`', f"This count is past its limit, so the run stops with {reason!r}: check "
+            "every limit.", found=lambda args, want, got, reason=reason: want == reason != got
+            and _count(args, reason, lambda c, limit: c > limit)) for reason in LIMITS),
+    Fault(EQUALS, "A count equal to its limit reaches it: compare with >=, not >, and the count as it is "
+          "(no int() or round()).", like=_compared(operator.gt)),
+    Fault(EQUALS, "The count is under its limit, so that limit is not reached: compare the count itself "
+          "with the limit (a Decimal as it is: no float(), no int(), no ratio, which rounds at 28 digits).",
+          found=lambda args, want, got: got in LIMITS and not _holds(args, got)),
+    Fault(LIMIT_ORDER, "Both limits are reached here: return the first in the statement's order (steps, "
+          "money, time, repeats).", found=lambda args, want, got: want in LIMITS and got in LIMITS),
+    Fault(EQUALS, "A limit is reached at its count and past it: compare with >=, not ==.",
+          like=_compared(operator.eq)),
 )
-def should_stop_cases(should_stop: Callable):
-    small = StopRules(max_steps=3, max_cost=Decimal("5"), max_seconds=10, max_repeats=2)
-    yield _case(should_stop, "a fresh run goes on", RunState(), None,
-                "Nothing has happened yet: return None.")
-    yield _case(should_stop, "11 steps of 12 goes on", RunState(steps=11), None,
-                "One step is left: return None.")
-    yield _case(should_stop, "12 steps of 12: step_limit", RunState(steps=12), "step_limit",
-                "A limit of 12 is reached at 12: compare with >=.")
-    yield _case(should_stop, "₹20 of ₹20: budget", RunState(cost=Decimal("20")), "budget",
-                "Spending the whole cap is reaching it: compare with >=.")
-    yield _case(should_stop, "₹4,000 overnight: budget", RunState(steps=5, cost=Decimal("4000")),
-                "budget", "Money spent is a limit of its own, whatever the step count.")
-    yield _case(should_stop, "120 s of 120: time_limit", RunState(seconds=120.0), "time_limit",
-                "Time used equal to the limit means no time is left.")
-    yield _case(should_stop, "3 repeats of 3: repeating", RunState(repeats=3), "repeating",
-                "The third repeat reaches a limit of 3.")
-    yield _case(should_stop, "a hair under ₹20 goes on", RunState(cost=Decimal("19." + "9" * 30)), None,
-                "Compare the Decimal itself with the cap: a ratio (cost / cap at 28 digits) or a float "
-                "rounds 19.999... up to the cap.")
-    yield _case(should_stop, "a money cap of 0 stops at once", RunState(),
-                "budget", "A threshold of 0 is reached at once: `if rules.max_cost and ...` reads it as "
-                "no limit.", rules=StopRules(max_cost=Decimal(0)))
-    yield _case(should_stop, "just under every limit goes on",
-                RunState(steps=11, cost=Decimal("19.99"), seconds=119.9, repeats=2), None,
-                "Each count is one short of its limit: the run may go on.")
-    yield _case(should_stop, "an interruption beats everything",
-                RunState(steps=12, answered=True, interrupted=True), "interrupted",
-                "The user's stop comes first, even when a limit or an answer came at the same time.")
-    yield _case(should_stop, "an answer on the last step is an answer",
-                RunState(steps=12, answered=True), "final_answer",
-                "An answer that arrives on the last step still counts: check answered before limits.")
-    yield _case(should_stop, "a hand-over beats a limit", RunState(steps=12, handed_over=True),
-                "hand_over", "The model (or a policy) chose to hand over: that is the reason.")
-    yield _case(should_stop, "an answer beats a hand-over", RunState(answered=True, handed_over=True),
-                "final_answer", "The flags in order: interrupted, then answered, then handed_over.")
-    yield _case(should_stop, "every limit at once: steps first",
-                RunState(steps=12, cost=Decimal("20"), seconds=120.0, repeats=3), "step_limit",
-                "The limits in order: steps, money, time, repeats.")
-    yield _case(should_stop, "money before time", RunState(cost=Decimal("20"), seconds=120.0, repeats=3),
-                "budget", "Money comes before time and repeats.")
-    yield _case(should_stop, "time before repeats", RunState(seconds=120.0, repeats=3), "time_limit",
-                "Time comes before repeats.")
-    yield _case(should_stop, "a smaller step limit from the rules", RunState(steps=3), "step_limit",
-                "Use rules.max_steps, not the number 12.", rules=small)
-    yield _case(should_stop, "a smaller money cap from the rules", RunState(cost=Decimal("5")),
-                "budget", "Use rules.max_cost, not the number 20.", rules=small)
-    yield _case(should_stop, "a shorter time limit from the rules", RunState(seconds=10.0),
-                "time_limit", "Use rules.max_seconds, not the number 120.", rules=small)
-    yield _case(should_stop, "fewer repeats from the rules", RunState(repeats=2), "repeating",
-                "Use rules.max_repeats, not the number 3.", rules=small)
-    yield COMPARISON.case(should_stop)
+
+SMALL = {"max_steps": 3, "max_cost": Decimal("5"), "max_seconds": 10.0, "max_repeats": 1}
 
 
-DEFAULT_RULES = StopRules()
+def _stop(name: str, hint: str, rules: dict | None = None, **state: Any) -> Example:
+    return Example(name, (state, rules), hint)
 
 
-def key(state: RunState, rules: StopRules = DEFAULT_RULES) -> str | None:
-    """The answer key: the flags in order, then each limit, reached when the count equals it."""
-    for flag, reason in (("interrupted", "interrupted"), ("answered", "final_answer"),
-                         ("handed_over", "hand_over")):
-        if getattr(state, flag):
-            return reason
-    limits = ((state.steps, rules.max_steps, "step_limit"), (state.cost, rules.max_cost, "budget"),
-              (state.seconds, rules.max_seconds, "time_limit"),
-              (state.repeats, rules.max_repeats, "repeating"))
-    return next((reason for count, limit, reason in limits if count >= limit), None)
+EXAMPLES = (
+    _stop("a fresh run goes on", "Nothing has happened yet: return None."),
+    _stop("11 steps of 12 goes on", "One step is left: return None.", steps=11),
+    _stop("12 steps of 12: step_limit", "A limit of 12 is reached at 12: compare with >=.", steps=12),
+    _stop("13 steps of 12: step_limit", "Past the limit is past it: check the steps.", steps=13),
+    _stop("₹20 of ₹20: budget", "Spending the whole cap is reaching it: compare with >=.", cost=Decimal(20)),
+    _stop("₹4,000 overnight: budget", "Money spent is a limit of its own, whatever the step count.",
+          steps=5, cost=Decimal(4000)),
+    _stop("120 s of 120: time_limit", "Time used equal to the limit means no time is left.", seconds=120.0),
+    _stop("121 s of 120: time_limit", "Past the time limit: check the seconds.", seconds=121.0),
+    _stop("3 repeats of 3: repeating", "The third repeat reaches a limit of 3.", repeats=3),
+    _stop("5 repeats of 3: repeating", "Past the repeat limit: check the repeats.", repeats=5),
+    _stop("a hair under ₹20 goes on", "Compare the Decimal itself with the cap: a ratio (cost / cap at 28 "
+          "digits) or a float rounds 19.999... up to the cap.", cost=Decimal("19." + "9" * 30)),
+    _stop("a money cap of 0 stops at once", "A threshold of 0 is reached at once: `if rules.max_cost and "
+          "...` reads it as no limit.", rules={"max_cost": Decimal(0)}),
+    _stop("just under every limit goes on", "Each count is one short of its limit: the run may go on.",
+          steps=11, cost=Decimal("19.99"), seconds=119.9, repeats=2),
+    _stop("an interruption beats everything", "The user's stop comes first, even when a limit or an answer "
+          "came at the same time.", steps=12, answered=True, interrupted=True),
+    _stop("an answer on the last step is an answer", "An answer that arrives on the last step still counts: "
+          "check answered before limits.", steps=12, answered=True),
+    _stop("a hand-over beats a limit", "The model (or a policy) chose to hand over: that is the reason.",
+          steps=12, handed_over=True),
+    _stop("an answer beats a hand-over", "The flags in order: interrupted, then answered, then handed_over.",
+          answered=True, handed_over=True),
+    _stop("every limit at once: steps first", "The limits in order: steps, money, time, repeats.",
+          steps=12, cost=Decimal(20), seconds=120.0, repeats=3),
+    _stop("past every limit: steps first", "Every count is past its limit: the steps come first.",
+          steps=13, cost=Decimal(21), seconds=121.0, repeats=4),
+    _stop("money before time", "Money comes before time and repeats.", cost=Decimal(20), seconds=120.0,
+          repeats=3),
+    _stop("time before repeats", "Time comes before repeats.", seconds=120.0, repeats=3),
+    _stop("a smaller step limit from the rules", "Use rules.max_steps, not the number 12.", SMALL, steps=5),
+    _stop("a smaller money cap from the rules", "Use rules.max_cost, not the number 20.", SMALL,
+          cost=Decimal(6)),
+    _stop("a shorter time limit from the rules", "Use rules.max_seconds, not the number 120.", SMALL,
+          seconds=15.0),
+    _stop("fewer repeats from the rules", "Use rules.max_repeats, not the number 3.", SMALL, repeats=2),
+)
+HIDDEN = (
+    _stop("hidden: a hair over ₹0.75", "Compare the Decimal itself.", {**SMALL, "max_cost": Decimal("0.75")},
+          cost=Decimal("0.75" + "0" * 28 + "1")),
+    _stop("hidden: a step limit of 0", "A threshold of 0 is a limit too.", {**SMALL, "max_steps": 0}),
+    _stop("hidden: an interruption at a zero cap", "The flags come first.", {"max_cost": Decimal(0)},
+          interrupted=True, handed_over=True),
+    _stop("hidden: 2.5 s of 2.5", "Fractional seconds as they are.", {"max_seconds": 2.5}, seconds=2.5),
+)
 
-
-# How far a count lies from its limit: mostly at or just around it, where mistakes show; money
-# also a hair away at 30 digits, past what a float or a 28-digit division keeps.
+# How far a count lies from its limit: mostly at or just around it, where mistakes show.
 STEPS = (0, -1, 1, -2, 5, -30, 40)
 MONEY = ("0", "-0.01", "0.01", "-0.5", "0.5", "-1", "1", "-19.99", "3000", "-1E-30", "1E-30")
 SECONDS = (0.0, -0.25, 0.25, -0.9, 0.9, -1.0, 1.0, -60.5, 1000.0, -1e-9)
+RULE_SETS = (None, SMALL, {"max_steps": 1, "max_cost": Decimal("0.75"), "max_seconds": 2.5, "max_repeats": 1},
+             {"max_steps": 40, "max_cost": Decimal("199.99"), "max_seconds": 3600.5, "max_repeats": 9},
+             {"max_steps": 0, "max_cost": Decimal(0), "max_seconds": 0.0, "max_repeats": 0},
+             {"max_steps": 12, "max_cost": Decimal(0), "max_seconds": 120.0, "max_repeats": 0})
 
 
 def _near(draw: Draw, limit: Any, offsets: tuple) -> Any:
@@ -143,62 +191,63 @@ def _near(draw: Draw, limit: Any, offsets: tuple) -> Any:
 
 
 def _inputs(draw: Draw) -> tuple:
-    rules = draw.pick((StopRules(), StopRules(3, Decimal("5"), 10.0, 2),
-                       StopRules(1, Decimal("0.75"), 2.5, 1), StopRules(40, Decimal("199.99"), 3600.5, 9),
-                       StopRules(0, Decimal(0), 0.0, 0), StopRules(12, Decimal(0), 120.0, 0)))
-    state = RunState(steps=_near(draw, rules.max_steps, STEPS), cost=_near(draw, rules.max_cost, MONEY),
-                     seconds=_near(draw, rules.max_seconds, SECONDS),
-                     repeats=_near(draw, rules.max_repeats, STEPS),
-                     answered=draw.below(4) == 3, handed_over=draw.below(4) == 3,
-                     interrupted=draw.below(4) == 3)
-    return state, rules
+    rules = draw.pick(RULE_SETS)
+    full = StopRules(**(rules or {}))
+    state = {"steps": _near(draw, full.max_steps, STEPS), "cost": _near(draw, full.max_cost, MONEY),
+             "seconds": _near(draw, full.max_seconds, SECONDS),
+             "repeats": _near(draw, full.max_repeats, STEPS)}
+    return {**state, **{flag: draw.below(4) == 3 for flag in FLAGS}}, rules
 
 
-LIMITS = {"step_limit": ("steps", "max_steps"), "budget": ("cost", "max_cost"),
-          "time_limit": ("seconds", "max_seconds"), "repeating": ("repeats", "max_repeats")}
+def _says(reason: str) -> Any:
+    return lambda args: observe(should_stop, args) == reason
 
 
-def _count_and_limit(args: tuple, reason: Any) -> tuple[Any, Any]:
-    state, rules = args
-    count, limit = LIMITS[reason]
-    return getattr(state, count), getattr(rules, limit)
+def _show(args: tuple) -> str:
+    state = ", ".join(f"{k}={v!r}" for k, v in args[0].items() if v != getattr(RunState(), k))
+    rules = "" if args[1] is None else f", StopRules({', '.join(f'{k}={v!r}' for k, v in args[1].items())})"
+    return f"should_stop(RunState({state}){rules})"
 
 
-def _zero(args: tuple, expected: Any, got: Any) -> bool:
-    return expected in LIMITS and _count_and_limit(args, expected)[1] == 0
-
-
-def _under(args: tuple, expected: Any, got: Any) -> bool:
-    count, limit = _count_and_limit(args, got)
-    return count < limit
-
-
-def _equal(args: tuple, expected: Any, got: Any) -> bool:
-    count, limit = _count_and_limit(args, expected)
-    return count == limit
-
-
-FAULTS = (
-    Fault("return `None` while the run may go on", "not None while the run goes on",
-          lambda args, expected, got: expected is None and got not in (*LIMITS, "interrupted", "final_answer",
-                                                                       "hand_over"),
-          "While the run may go on, return None itself (not False, not '')."),
-    Fault("A threshold of 0 is a limit too", "a threshold of 0", _zero,
-          "A threshold of 0 is reached at once: `if limit and count >= limit` reads it as no limit."),
-    Fault("A limit is reached when the count equals it", "a count under its limit", _under,
-          "The count is under its limit, so that limit is not reached: compare the count itself with "
-          "the limit (a Decimal as it is: no float(), no int(), no ratio, which rounds at 28 digits)."),
-    Fault("A limit is reached when the count equals it", "a count equal to its limit", _equal,
-          "A count equal to its limit reaches it: compare with >=, not >."),
-    Fault("Then the limits, in this order", "the order of the reasons",
-          lambda args, expected, got: got in (*LIMITS, "interrupted", "final_answer", "hand_over"),
-          "Both reasons hold here: return the first in the statement's order (interrupted, "
-          "final_answer, hand_over, then steps, money, time, repeats)."),
+RULES = (
+    Rule(EQUALS, ("12 steps of 12: step_limit", "3 repeats of 3: repeating", "120 s of 120: time_limit",
+                   "₹20 of ₹20: budget", "a hair under ₹20 goes on", "past every limit: steps first",
+                   GENERATED),
+         edge=lambda a: not _flagged(_parts(a)[0]) and any(_count(a, r, lambda c, limit: c == limit)
+                                                         for r in LIMITS)),
+    Rule(ZERO, ("a money cap of 0 stops at once", GENERATED),
+         edge=lambda a: any(_count(a, r, lambda c, limit: limit == 0) for r in LIMITS)),
+    Rule(GO_ON, ("a fresh run goes on", "11 steps of 12 goes on", "just under every limit goes on"),
+         edge=_says(None)),
+    Rule('`"step_limit"`', ("12 steps of 12: step_limit", "13 steps of 12: step_limit",
+                            "a smaller step limit from the rules"), edge=_says("step_limit")),
+    Rule('`"budget"`', ("₹20 of ₹20: budget", "₹4,000 overnight: budget"), edge=_says("budget")),
+    Rule('`"time_limit"`', ("120 s of 120: time_limit", "121 s of 120: time_limit"),
+         edge=_says("time_limit")),
+    Rule('`"repeating"`', ("3 repeats of 3: repeating", "5 repeats of 3: repeating"),
+         edge=_says("repeating")),
+    Rule(RULES_GIVEN, ("a smaller step limit from the rules", "a smaller money cap from the rules",
+                       "a shorter time limit from the rules", "fewer repeats from the rules", GENERATED),
+         edge=lambda a: a[1] is not None and observe(should_stop, a) != should_stop(_parts(a)[0])),
+    Rule(ORDER, ("an interruption beats everything", "an answer on the last step is an answer",
+                 "a hand-over beats a limit", "an answer beats a hand-over"),
+         edge=lambda a: sum(a[0][flag] for flag in FLAGS) >= 2),
+    Rule(NAMES, ("an interruption beats everything", "a hand-over beats a limit",
+                 "an answer beats a hand-over"),
+         edge=_says("hand_over")),
+    Rule(LIMIT_ORDER, ("every limit at once: steps first", "past every limit: steps first",
+                       "money before time", "time before repeats"),
+         edge=lambda a: not _flagged(_parts(a)[0]) and sum(_holds(a, r) for r in LIMITS) >= 2),
 )
 
-COMPARISON = Diagnosed(Comparison(
-    "05.should_stop", key, _inputs, lambda args, expected, got: same_value(expected, got),
-    call_text("should_stop"),
-    hint="Compare each count with its limit using >=, in the statement's order; keep Decimal money "
-         "and fractional seconds as they are (no int() or round())."), FAULTS,
-    raised="should_stop must not raise on any state and rules: a threshold of 0 is a limit like any other.")
+SPEC = define(Spec(
+    "05.should_stop", "decide whether a run must stop, and why", "should_stop", should_stop, EXAMPLES,
+    _inputs, RULES, faults=FAULTS, hidden=HIDDEN, observe=observe, show=_show,
+    hints=(
+        "Check interrupted, answered and handed_over first, in that order; then each limit.",
+        "A limit of 12 steps means the 12th step was the last: stop when steps >= 12, not > 12.",
+        "Read the thresholds from rules (rules.max_steps, rules.max_cost, ...), never 12 or 20.",
+    ),
+    generated_hint="Compare each count with its limit using >=, in the statement's order; keep Decimal money "
+                   "and fractional seconds as they are (no int() or round())."))
+__all__ = ["SPEC"]
