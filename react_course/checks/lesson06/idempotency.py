@@ -297,7 +297,7 @@ def _inputs(draw: Draw) -> tuple:
 SPEC = define(Spec(
     "06.idempotency", "an idempotency key per side effect that a retry cannot change", "idempotency_key",
     idempotency_key, EXAMPLES, _inputs, RULES, faults=FAULTS, hidden=HIDDEN, observe=observe,
-    compare=compare, show=_show, show_value=show_value,
+    compare=compare, show=_show, show_value=show_value, time_limit=30.0,  # 0.6 s here: far from any clock
     hints=(
         "Build the key only from run_id, tool and arguments: no time, no counter, no random part.",
         "Write one text that keeps every value's type and the boundaries between parts, with a dict's items "

@@ -1,10 +1,11 @@
 """06.provenance as a spec: every id in a tool call must come from the question or an observation.
 
 The key is here, not the library's: ``safety.check_provenance`` (the loops' check) also
-counts codes such as ``AB-1234`` as ids and reads a number glued to letters as no id,
-which the statement does not. The generated inputs are plain text and JSON arguments
-(ids under any key, in lists, after ``#``), seen texts with ids glued to letters, digits
-of other scripts (``٣``, ``８``, ``²``), ids inside longer ids, and ids of up to ten digits.
+counts codes such as ``AB-1234`` as ids, takes any script's digits (``\\d``) and reads a
+number glued to letters as no id, which the statement does not. The generated inputs are
+plain text and JSON arguments (ids under any key, in lists, after ``#``), seen texts with
+ids glued to letters, digits of other scripts (``٣``, ``８``, ``²``), ids inside longer
+ids, and ids of up to ten digits.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from ..generated import Draw
 from ..spec import GENERATED, Example, Fault, Rule, Spec, define
 
 ID = re.compile(r"[0-9]{3,}")  # ASCII digits only: "٣٣٣" (Arabic-Indic digits) is not an id
-NOT_ASCII_DIGIT = re.compile(r"[^\x00-\x7f]")
 
 
 def key(arguments: str, seen: Sequence[str]) -> str | None:
@@ -40,23 +40,17 @@ def compare(args: tuple, expected: str | None, got: Any) -> bool | str:
     return not absent or f"the refusal should name {absent} (as whole numbers)"
 
 
-def _ids(text: str, pattern: str = r"[0-9]{3,}") -> list[str]:
-    return re.findall(pattern, text)
-
-
-def _with(pattern: str, where: str = "both"):
-    """A wrong solution: ids found with ``pattern`` (in the arguments, the seen texts, or both)."""
+def _with(pattern: str):
+    """A wrong solution: ids found with ``pattern`` instead of whole runs of ASCII digits."""
     def wrong(arguments: str, seen: Sequence[str]) -> str | None:
-        seen_pattern = pattern if where != "arguments" else r"[0-9]{3,}"
-        known = {i for text in seen for i in _ids(text, seen_pattern)}
-        asked = _ids(arguments, pattern if where != "seen" else r"[0-9]{3,}")
-        missing = [i for i in asked if i not in known]
+        known = {i for text in seen for i in re.findall(pattern, text)}
+        missing = [i for i in re.findall(pattern, arguments) if i not in known]
         return f"Refused: {', '.join(missing)}" if missing else None
     return wrong
 
 
 def _substring(arguments: str, seen: Sequence[str]) -> str | None:
-    missing = [i for i in _ids(arguments) if not any(i in text for text in seen)]
+    missing = [i for i in ID.findall(arguments) if not any(i in text for text in seen)]
     return f"Refused: {', '.join(missing)}" if missing else None
 
 
@@ -105,7 +99,7 @@ FAULTS = (
     Fault(WHOLE, "Look for ids in each seen text on its own: texts run together ('...88213' + '4417...') "
           "make one longer number.", like=lambda a, s: key(a, ["".join(s)])),
     Fault(EVERY, "Check every id in the arguments, not only the first.",
-          like=lambda a, s: key((_ids(a) or [""])[0], s)),
+          like=lambda a, s: key((ID.findall(a) or [""])[0], s)),
     Fault(SEEN, "The question is seen too, and so is every observation, not only the latest.",
           like=lambda a, s: key(a, s[1:])),
     Fault(SEEN, "Every observation counts, not only the question and the latest one.",
@@ -160,13 +154,9 @@ HIDDEN = (
 )
 
 
-def _runs(text: str) -> list[str]:
-    return ID.findall(text)
-
-
 def _inside_another(args: tuple) -> bool:
-    known = {i for text in args[1] for i in _runs(text)}
-    return any(i not in known and any(i in k or k in i for k in known) for i in _runs(args[0]))
+    known = {i for text in args[1] for i in ID.findall(text)}
+    return any(i not in known and any(i in k or k in i for k in known) for i in ID.findall(args[0]))
 
 
 RULES = (
@@ -182,12 +172,13 @@ RULES = (
                 "an id seen in another call is not seen in this one", GENERATED),
          edge=lambda a: len(a[1]) >= 3 and key(*a) is None and key(a[0], [a[1][0], a[1][-1]]) is not None),
     Rule(EVERY, ("the second id is invented", GENERATED),
-         edge=lambda a: len(_runs(a[0])) >= 2 and key(_runs(a[0])[0], a[1]) is None and key(*a) is not None),
+         edge=lambda a: len(ID.findall(a[0])) >= 2 and key(ID.findall(a[0])[0], a[1]) is None
+         and key(*a) is not None),
     Rule("Return `None` when every id was seen", ("an id from the question", "an id from an observation",
                                                   "a quantity of 2 is not an id"),
-         edge=lambda a: bool(_runs(a[0])) and key(*a) is None),
+         edge=lambda a: bool(ID.findall(a[0])) and key(*a) is None),
     Rule(NAMES, ("88219 was never seen", "the second id is invented", "two invented ids, both named"),
-         edge=lambda a: len(_runs(key(*a) or "")) >= 2),
+         edge=lambda a: len(ID.findall(key(*a) or "")) >= 2),
 )
 
 IDS = ("88213", "8821", "88219", "480", "731", "4417", "12", "2", "1234567890", "123456789", "٣٣٣٣",
