@@ -352,6 +352,12 @@ def _isdigit_ids(arguments, seen):
     return f"Refused: {', '.join(missing)}" if missing else None
 
 
+def _as_numbers(arguments, seen):
+    known = {int(i) for text in seen for i in re.findall("[0-9]{3,}", text)}
+    missing = [i for i in re.findall("[0-9]{3,}", arguments) if int(i) not in known]
+    return f"Refused: {', '.join(missing)}" if missing else None
+
+
 def _split_words(arguments, seen):
     known = {i for text in seen for i in re.findall("[0-9]{3,}", text)}
     missing = [w for w in arguments.split() if w.isdigit() and len(w) >= 3 and w not in known]
@@ -366,6 +372,7 @@ PROVENANCE_MUTANTS |= {
     "an empty text when every id was seen": ("Return `None` when every id was seen",
                                              lambda a, s: check_ids(a, s) or ""),
     "the seen texts run together": ("as a whole number", lambda a, s: check_ids(a, ["".join(s)])),
+    "ids compared as numbers": ("compared digit for digit", _as_numbers),
 }
 
 

@@ -64,6 +64,13 @@ def _under_id_keys(arguments: str, seen: Sequence[str]) -> str | None:
     return key(" ".join(str(v) for k, v in values.items() if k.endswith("_id")), seen)
 
 
+def _as_numbers(arguments: str, seen: Sequence[str]) -> str | None:
+    """A wrong solution: ids compared as numbers, so 088213 passes for 88213."""
+    known = {int(i) for text in seen for i in ID.findall(text)}
+    missing = [i for i in ID.findall(arguments) if int(i) not in known]
+    return f"Refused: {', '.join(missing)}" if missing else None
+
+
 def _nowhere(args: tuple, expected: Any, got: Any) -> bool:
     """None though no text of this call holds a digit at all: the ids came from somewhere else."""
     return got is None and expected is not None and not any(re.search("[0-9]", text) for text in args[1])
@@ -79,6 +86,7 @@ WHOLE = "as a whole number"
 SEEN = "in the question or in an observation"
 NAMES = "names each id that was never seen"
 RUNS = "ids are runs of three or more digits"
+DIGITS = "compared digit for digit"
 FAULTS = (
     Fault("ASCII digits", "Only ASCII digits make an id: [0-9]{3,}, not \\d, which also matches ٣ and ８.",
           like=_with(r"\d{3,}")),
@@ -86,6 +94,7 @@ FAULTS = (
     Fault(RUNS, "Three digits are enough for an id: [0-9]{3,}.", like=_with(r"[0-9]{4,}")),
     Fault(RUNS, "An id may be longer than five digits: [0-9]{3,}, with no upper bound.",
           like=_with(r"[0-9]{3,5}")),
+    Fault(DIGITS, "Compare ids as texts of digits, not as numbers: 088213 is not 88213.", like=_as_numbers),
     Fault(WHOLE, "Compare whole ids: collect the ids of each text with the same pattern and look each "
           "argument id up among them; never `id in text` (8821 is inside 88213).", like=_substring),
     Fault(WHOLE, "An id glued to letters (A88219B) is still a run of digits: find runs with [0-9]{3,}, "
@@ -125,6 +134,7 @@ EXAMPLES = (
     Example("88219 was never seen", ("88219", BOTH), "No text of this run says 88219: refuse, and name it."),
     Example("8821 is not 88213", ("8821", BOTH), "'8821' in '... 88213 ...' is True for strings: compare "
             "whole numbers."),
+    Example("088213 is not 88213", ("088213", BOTH), "Compare the digits as written, not int() of them."),
     Example("88213 is not 8821", ("88213", ["Order 8821 was delivered."]),
             "A longer number is not seen because a shorter one was."),
     Example("the second id is invented", ("88213, 88250", BOTH), "Check every id in the arguments."),
@@ -168,6 +178,8 @@ RULES = (
     Rule("whatever key of a JSON object it sits under", ("an id under any key", GENERATED),
          edge=lambda a: a[0].startswith("{") and any(k in a[0] for k in ('"order"', '"ref"', '"items"'))),
     Rule(WHOLE, ("8821 is not 88213", "88213 is not 8821"), edge=_inside_another),
+    Rule(DIGITS, ("088213 is not 88213", GENERATED),
+         edge=lambda a: any(i.startswith("0") for i in ID.findall(a[0] + " ".join(a[1])))),
     Rule(SEEN, ("an id from the question", "an id from an observation", "an id from an earlier observation",
                 "an id seen in another call is not seen in this one", GENERATED),
          edge=lambda a: len(a[1]) >= 3 and key(*a) is None and key(a[0], [a[1][0], a[1][-1]]) is not None),
@@ -181,8 +193,8 @@ RULES = (
          edge=lambda a: len(ID.findall(key(*a) or "")) >= 2),
 )
 
-IDS = ("88213", "8821", "88219", "480", "731", "4417", "12", "2", "1234567890", "123456789", "٣٣٣٣",
-       "８８２１３", "88213٣", "²³⁴")
+IDS = ("88213", "088213", "0731", "8821", "88219", "480", "731", "4417", "12", "2", "1234567890", "123456789",
+       "٣٣٣٣", "８８２１３", "88213٣", "²³⁴")
 KEYS = ("order_id", "order", "ref", "customer", "amount", "quantity", "items", "note")
 
 
