@@ -51,6 +51,9 @@ POLICIES: dict[str, Callable[[str, dict], Any]] = {
 }
 
 
+TRUTHY = ("says 'refused: over 100'", "answers 1", "answers 'yes'", "answers [True]")  # true, not True
+
+
 def observe(gate: Callable[..., Any], args: tuple) -> Any:
     """What ``gate`` returns with the named policy; how it asked the policy, when it asked wrongly."""
     tool, arguments, side_effecting, name = args
@@ -72,16 +75,6 @@ def observe(gate: Callable[..., Any], args: tuple) -> Any:
     policy.__name__ = name
     decided = gate(tool, arguments, side_effecting, policy)
     return Opaque(f"{decided!r}, but {wrong[0]}") if wrong else decided
-
-
-def _answer_is(test: Callable[[Any], bool]) -> Callable[..., Any]:
-    """A wrong solution: the right gate, but the policy's answer approves when ``test`` says so."""
-    def wrong(tool: str, arguments: dict, side_effecting: bool, policy: Any) -> bool:
-        try:
-            return not side_effecting or (policy is not None and bool(test(policy(tool, arguments))))
-        except Exception:
-            return False
-    return wrong
 
 
 def _raises(args: tuple) -> bool:
@@ -116,11 +109,9 @@ FAULTS = (
           found=lambda args, want, got: args[2] and args[3] is None),
     Fault(READ_ONLY, "Reading changes nothing: when side_effecting is False, return True without asking.",
           found=lambda args, want, got: not args[2]),
-    Fault(ONLY_TRUE, "Only an answer that is True itself approves (`is True`, not bool() of it nor == True): "
-          "a text such as 'refused: over 100' is a refusal with its reason.",
-          like=_answer_is(lambda answer: answer == True)),  # noqa: E712 - the mistake itself
-    Fault(ONLY_TRUE, "Only an answer that is True itself approves (`is True`, not bool() of it): a text is "
-          "the policy's reason for refusing.", like=_answer_is(bool)),
+    Fault(ONLY_TRUE, "Only an answer that is True itself approves (`is True`, not bool() of it nor == True, "
+          "which 1 passes): a text such as 'refused: over 100' is a refusal with its reason.",
+          found=lambda args, want, got: got is True and args[2] and args[3] in TRUTHY),
     Fault(ASK, "Ask the policy about this call, policy(tool, arguments), and return True only when it "
           "answers True; decide by side_effecting, not by tool names.", found=lambda args, want, got: True),
 )
