@@ -50,10 +50,6 @@ def show_value(value: Any) -> str:
     return f"the same key for both: {first!r}" if first == second else f"two keys: {first!r}, {second!r}"
 
 
-def _show(args: tuple) -> str:
-    return f"idempotency_key{args[0]!r}, then after a restart idempotency_key{args[1]!r}"
-
-
 def _parts(value: Any, depth: int = 0) -> list[tuple[Any, int]]:
     """``value`` and every value inside it (dict keys too), each with its depth."""
     inner = [p for pair in value.items() for p in pair] if isinstance(value, dict) else (
@@ -92,11 +88,11 @@ def _retyped(args: tuple) -> bool:
         isinstance(a[k], int) and isinstance(b[k], int) and a[k] == b[k])) for k in a)
 
 
-def _differs(args: tuple, want: dict, got: Any) -> bool:
+def _differs(args: tuple, want: dict, got: Any) -> bool:  # two actions, one key
     return not _same(want) and not isinstance(got, Raised) and _same(got)
 
 
-def _split(args: tuple, want: dict, got: Any) -> bool:
+def _split(args: tuple, want: dict, got: Any) -> bool:  # one action, two keys
     return _same(want) and not isinstance(got, Raised) and not _same(got)
 
 
@@ -297,7 +293,8 @@ def _inputs(draw: Draw) -> tuple:
 SPEC = define(Spec(
     "06.idempotency", "an idempotency key per side effect that a retry cannot change", "idempotency_key",
     idempotency_key, EXAMPLES, _inputs, RULES, faults=FAULTS, hidden=HIDDEN, observe=observe,
-    compare=compare, show=_show, show_value=show_value, time_limit=30.0,  # 0.6 s here: far from any clock
+    compare=compare, show_value=show_value, time_limit=30.0,  # a run takes 0.6 s here: far from any clock
+    show=lambda a: f"idempotency_key{a[0]!r}, then after a restart idempotency_key{a[1]!r}",
     hints=(
         "Build the key only from run_id, tool and arguments: no time, no counter, no random part.",
         "Write one text that keeps every value's type and the boundaries between parts, with a dict's items "
