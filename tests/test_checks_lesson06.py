@@ -464,6 +464,22 @@ def key_from_ratios(run_id, tool, arguments):
     return hashlib.sha256(text([run_id, tool, arguments]).encode()).hexdigest()
 
 
+def key_by_exact_types(run_id, tool, arguments):
+    """Also right: each value's exact type (``type(v) is str``), anything else refused."""
+    def text(value):
+        kind = type(value)
+        if kind is dict:
+            return "{" + ",".join(sorted(f"{text(k)}:{text(v)}" for k, v in value.items())) + "}"
+        if kind is list:
+            return "[" + ",".join(map(text, value)) + "]"
+        if kind is Decimal:
+            return "Decimal({}/{})".format(*value.as_integer_ratio())
+        if kind in (str, int, bool, type(None)):
+            return kind.__name__ + repr(value)
+        raise TypeError(f"an argument of type {kind.__name__}")
+    return hashlib.sha256(text([run_id, tool, arguments]).encode()).hexdigest()
+
+
 def _joined_with(separator):
     return lambda r, t, a: hashlib.sha256(f"{r}{separator}{t}{separator}{json.dumps(_tagged(a))}".encode()
                                           ).hexdigest()
@@ -526,7 +542,8 @@ IDEMPOTENCY_MUTANTS |= {
 EXERCISES = {
     "06.provenance": ((check_ids, provenance_spec.key, check_ids_by_sets), PROVENANCE_MUTANTS),
     "06.gate": ((gate, gate_spec.key, gate_by_identity), GATE_MUTANTS),
-    "06.idempotency": ((idempotency_key, library_key, key_from_ratios), IDEMPOTENCY_MUTANTS),
+    "06.idempotency": ((idempotency_key, library_key, key_from_ratios, key_by_exact_types),
+                       IDEMPOTENCY_MUTANTS),
 }
 (test_right_solutions_pass, test_stub_is_not_attempted, test_wrong_solution_fails_under_its_rule,
  test_every_rule_has_a_mutant, test_each_rules_cases_exist) = exercise_tests(EXERCISES, stub)
