@@ -183,15 +183,56 @@ def ask_person(ask: Callable[[str], str] = input) -> Policy:
     return policy
 
 
-def idempotency_key(run_id: str, tool: str, arguments: Mapping[str, Any] | str) -> str:
-    """The same key for the same action in the same run, whatever the attempt or time.
+def _amount(value: Decimal) -> str:
+    """One text for equal amounts (2.5 and 2.50, -0 and 0), exact at any number of digits.
 
-    >>> a = idempotency_key("run-1", "refund", {"order_id": 88213, "amount": 25})
-    >>> a == idempotency_key("run-1", "refund", {"amount": 25, "order_id": 88213})
+    ``normalize()`` would round to the context's 28 digits and keep the sign of ``-0``.
+
+    >>> _amount(Decimal("2.50")), _amount(Decimal("-0.00")), _amount(Decimal("1E+2")) == _amount(Decimal(100))
+    ('25E-1', '0', True)
+    """
+    if not value.is_finite():
+        return str(value)
+    sign, digits, exponent = value.as_tuple()
+    text = "".join(map(str, digits))
+    kept = text.rstrip("0")
+    return f"{'-' if sign else ''}{kept}E{int(exponent) + len(text) - len(kept)}" if kept else "0"
+
+
+def canonical(value: Any) -> str:
+    """A text two values share only when they are equal and of the same types all the way down.
+
+    A dict's items are sorted by their texts (so its keys may be texts and whole numbers
+    together), equal Decimals share one form, and every text is written with its
+    quotes and escapes, so no text can pass for a delimiter or another type.
+
+    >>> canonical({"amount": 25}) != canonical({"amount": "25"}), canonical({1: "a"}) != canonical({"1": "a"})
+    (True, True)
+    >>> canonical({1: "a", "b": Decimal("2.50")}) == canonical({"b": Decimal("2.5"), 1: "a"})
     True
     """
-    body = json.dumps([run_id, tool, arguments], sort_keys=True, default=str)
-    return hashlib.sha256(body.encode()).hexdigest()[:16]
+    if isinstance(value, Mapping):
+        return "{" + ",".join(sorted(f"{canonical(k)}:{canonical(v)}" for k, v in value.items())) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(canonical(item) for item in value) + "]"
+    if isinstance(value, Decimal):
+        return f"Decimal({_amount(value)})"
+    kind = next((t for t in (bool, int, float, str) if isinstance(value, t)), type(value))
+    return f"{kind.__name__}({kind.__repr__(value)})"
+
+
+def idempotency_key(run_id: str, tool: str, arguments: Mapping[str, Any] | str) -> str:
+    """The same key for the same action in the same run, whatever the attempt, time or process.
+
+    A hash (``hashlib``, the same in every process) of the canonical text of the three:
+    the order of the arguments' keys does not count, their types do (``25`` is not
+    ``"25"``), and equal amounts are one amount (``Decimal("2.5")`` and ``Decimal("2.50")``).
+
+    >>> a = idempotency_key("run-1", "refund", {"order_id": 88213, "amount": Decimal("25.50")})
+    >>> a == idempotency_key("run-1", "refund", {"amount": Decimal("25.5"), "order_id": 88213})
+    True
+    """
+    return hashlib.sha256(canonical([run_id, tool, arguments]).encode()).hexdigest()[:16]
 
 
 @dataclass

@@ -1,18 +1,27 @@
-"""Lesson 06's checkers: the references pass, stubs are not attempted, plausible mistakes fail.
+"""Lesson 06's checkers, through the one helper (``mutation_suite.exercise_tests``).
 
-Each mutant names the rule of the statement it breaks, and every rule has at least one.
+Right solutions pass, stubs are "not attempted", and every wrong solution below fails under
+the rule of the statement it breaks, each run once. The first wrong solutions of each exercise
+are the checkers' old mutants; those after "written from the statements alone" are mistakes a
+student makes (a default argument that remembers, keyword calls, ``== True``, Decimal precision,
+strip and lower of names, delimiters that collide).
 """
 
 import hashlib
 import itertools
 import json
+import os
 import re
 import time
 import uuid
 from decimal import Decimal
 
 import pytest
-from mutation_suite import caught_under, checker_tests
+from mutation_suite import exercise_tests, result_of
+
+from react_course.checks.lesson06 import gate as gate_spec
+from react_course.checks.lesson06 import provenance as provenance_spec
+from react_course.safety import idempotency_key as library_key
 
 # ------------------------------------------------------------------- references
 
@@ -208,7 +217,8 @@ IDEMPOTENCY_MUTANTS = {
                         lambda r, t, a: idempotency_key("", t, a)),
     "ignores the tool": ("different for a different run, tool or arguments",
                          lambda r, t, a: idempotency_key(r, "", a)),
-    "ignores the arguments": ("the same for the same run, tool and arguments",
+    # its rule was "the same for the same run, tool and arguments"; what it breaks is the next one
+    "ignores the arguments": ("different for a different run, tool or arguments",
                               lambda r, t, a: idempotency_key(r, t, {})),
     "keeps the values, not their names": (
         "different for a different run, tool or arguments",
@@ -306,72 +316,259 @@ IDEMPOTENCY_MUTANTS |= {
         lambda r, t, a: hashlib.sha256(_joined([r, t, a]).encode()).hexdigest()),
 }
 
-EXERCISES = {
-    "06.provenance": (check_ids, PROVENANCE_MUTANTS),
-    "06.gate": (gate, GATE_MUTANTS),
-    "06.idempotency": (idempotency_key, IDEMPOTENCY_MUTANTS),
+
+# ------------------------------------------- more, written from the statements alone (this port)
+
+
+def check_ids_by_sets(arguments, seen):
+    """Also right: set difference, the refusal naming the ids sorted."""
+    known = {i for text in seen for i in re.findall("[0-9]{3,}", text)}
+    missing = sorted(set(re.findall("[0-9]{3,}", arguments)) - known)
+    return f"Unknown ids: {' '.join(missing)}" if missing else None
+
+
+def _ids_with(pattern):
+    def wrong(arguments, seen):
+        known = {i for text in seen for i in re.findall(pattern, text)}
+        missing = [i for i in re.findall(pattern, arguments) if i not in known]
+        return f"Refused: {', '.join(missing)}" if missing else None
+    return wrong
+
+
+def _isdigit_runs(text):
+    runs, run = [], ""
+    for char in text + " ":
+        if char.isdigit():
+            run += char
+        else:
+            runs.append(run)
+            run = ""
+    return [r for r in runs if len(r) >= 3]
+
+
+def _isdigit_ids(arguments, seen):
+    known = {i for text in seen for i in _isdigit_runs(text)}
+    missing = [i for i in _isdigit_runs(arguments) if i not in known]
+    return f"Refused: {', '.join(missing)}" if missing else None
+
+
+def _as_numbers(arguments, seen):
+    known = {int(i) for text in seen for i in re.findall("[0-9]{3,}", text)}
+    missing = [i for i in re.findall("[0-9]{3,}", arguments) if int(i) not in known]
+    return f"Refused: {', '.join(missing)}" if missing else None
+
+
+def _split_words(arguments, seen):
+    known = {i for text in seen for i in re.findall("[0-9]{3,}", text)}
+    missing = [w for w in arguments.split() if w.isdigit() and len(w) >= 3 and w not in known]
+    return f"Refused: {', '.join(missing)}" if missing else None
+
+
+PROVENANCE_MUTANTS |= {
+    "ids with \\b around them": ("as a whole number", _ids_with(r"\b[0-9]{3,}\b")),
+    "ids of at most five digits": ("ids are runs of three or more digits", _ids_with(r"[0-9]{3,5}")),
+    "str.isdigit() finds the digits": ("ASCII digits", _isdigit_ids),
+    "ids are the words that are all digits": ("whatever key of a JSON object it sits under", _split_words),
+    "an empty text when every id was seen": ("Return `None` when every id was seen",
+                                             lambda a, s: check_ids(a, s) or ""),
+    "the seen texts run together": ("as a whole number", lambda a, s: check_ids(a, ["".join(s)])),
+    "ids compared as numbers": ("compared digit for digit", _as_numbers),
 }
 
-# ------------------------------------------------------------------------ tests
 
-(test_reference_passes, test_stub_is_not_attempted, test_wrong_solution_fails,
- test_every_rule_has_a_mutant_and_every_mutant_a_rule, test_each_rules_cases_exist,
- ) = checker_tests(EXERCISES, stub)
+def gate_by_identity(tool, arguments, side_effecting, policy):
+    """Also right: the same rules, written the other way round."""
+    if side_effecting and policy is not None:
+        try:
+            answer = policy(tool, arguments)
+        except Exception:
+            answer = None
+        return answer is True
+    return not side_effecting
 
 
-@pytest.mark.parametrize(("exercise", "name"), [(e, n) for e, (_, m) in EXERCISES.items() for n in m])
-def test_each_wrong_solution_is_caught_under_its_rule(exercise: str, name: str) -> None:
-    rule, wrong = EXERCISES[exercise][1][name]
-    assert caught_under(exercise, wrong, rule) == ""
+def _equals_true(tool, arguments, side_effecting, policy):
+    if not side_effecting:
+        return True
+    try:
+        return policy is not None and policy(tool, arguments) == True  # noqa: E712 - the mistake
+    except Exception:
+        return False
+
+
+def _policy_answer(tool, arguments, side_effecting, policy):
+    if not side_effecting:
+        return True
+    try:
+        return False if policy is None else policy(tool, arguments)
+    except Exception:
+        return False
+
+
+def _some_errors(tool, arguments, side_effecting, policy):
+    if not side_effecting:
+        return True
+    try:
+        return policy is not None and policy(tool, arguments) is True
+    except (RuntimeError, ValueError, ConnectionError):
+        return False
+
+
+def _none_on_error(tool, arguments, side_effecting, policy):
+    if not side_effecting:
+        return True
+    try:
+        return policy is not None and policy(tool, arguments) is True
+    except Exception:
+        return None
+
+
+def _remembers_yes(tool, arguments, side_effecting, policy, approved=set()):  # noqa: B006 - the mistake
+    if not side_effecting:
+        return True
+    if tool in approved:
+        return True
+    if gate(tool, arguments, side_effecting, policy):
+        approved.add(tool)
+        return True
+    return False
+
+
+GATE_MUTANTS |= {
+    "== True lets 1 approve": ("anything else it returns (a text that gives the reason, `1`, `None`) refuses",
+                               _equals_true),
+    "returns the policy's answer itself": (
+        "returns `True` when a tool call may run and `False` when it may not", _policy_answer),
+    "catches only some errors": ("If the policy raises, the call does not run", _some_errors),
+    "None when the policy raises": ("If the policy raises, the call does not run", _none_on_error),
+    "a yes remembered for the tool (a default argument)": (
+        "only when `policy(tool, arguments)` returns `True`", _remembers_yes),
+    "the policy asked with the arguments first": (
+        "only when `policy(tool, arguments)` returns `True`", lambda t, a, s, p: gate(a, t, s, p)),
+    "the tool name lower-cased for the policy": (
+        "only when `policy(tool, arguments)` returns `True`",
+        lambda t, a, s, p: gate(t.lower(), a, s, p) if s else True),
+}
+
+
+def key_from_ratios(run_id, tool, arguments):
+    """Also right: a Decimal as its exact ratio, every other value as type and repr."""
+    def text(value):
+        if isinstance(value, dict):
+            return "{" + ",".join(sorted(f"{text(k)}:{text(v)}" for k, v in value.items())) + "}"
+        if isinstance(value, list):
+            return "[" + ",".join(map(text, value)) + "]"
+        if isinstance(value, Decimal):
+            return "Decimal({}/{})".format(*value.as_integer_ratio())
+        return f"{type(value).__name__}:{value!r}"
+    return hashlib.sha256(text([run_id, tool, arguments]).encode()).hexdigest()
+
+
+def key_by_exact_types(run_id, tool, arguments):
+    """Also right: each value's exact type (``type(v) is str``), anything else refused."""
+    def text(value):
+        kind = type(value)
+        if kind is dict:
+            return "{" + ",".join(sorted(f"{text(k)}:{text(v)}" for k, v in value.items())) + "}"
+        if kind is list:
+            return "[" + ",".join(map(text, value)) + "]"
+        if kind is Decimal:
+            return "Decimal({}/{})".format(*value.as_integer_ratio())
+        if kind in (str, int, bool, type(None)):
+            return kind.__name__ + repr(value)
+        raise TypeError(f"an argument of type {kind.__name__}")
+    return hashlib.sha256(text([run_id, tool, arguments]).encode()).hexdigest()
+
+
+def _joined_with(separator):
+    return lambda r, t, a: hashlib.sha256(f"{r}{separator}{t}{separator}{json.dumps(_tagged(a))}".encode()
+                                          ).hexdigest()
+
+
+def _cached_per_tool(run_id, tool, arguments, cache={}):  # noqa: B006 - the mistake this solution makes
+    return cache.setdefault((run_id, tool), idempotency_key(run_id, tool, arguments))
+
+
+def _as_int(value):
+    return ["int", int(value)] if isinstance(value, bool | int) else _tagged(value)
+
+
+def _sorted_at_the_top(run_id, tool, arguments):
+    def tagged(value):  # the reference's form, but a nested dict's items stay in their order
+        if isinstance(value, dict):
+            return ["dict", [[json.dumps(tagged(k)), tagged(v)] for k, v in value.items()]]
+        return ["list", [tagged(v) for v in value]] if isinstance(value, list) else _tagged(value)
+    items = sorted([json.dumps(tagged(k)), tagged(v)] for k, v in arguments.items())
+    return hashlib.sha256(json.dumps([run_id, tool, items]).encode()).hexdigest()
+
+
+def _as_int_all(value):
+    if isinstance(value, dict):
+        return ["dict", sorted([json.dumps(_as_int_all(k)), _as_int_all(v)] for k, v in value.items())]
+    if isinstance(value, list):
+        return ["list", [_as_int_all(v) for v in value]]
+    return _as_int(value)
+
+
+IDEMPOTENCY_MUTANTS |= {
+    "the library's old key: json.dumps with sort_keys and default=str": (
+        ("Two `Decimal`s that are equal", "both may appear in one dict"),
+        lambda r, t, a: hashlib.sha256(json.dumps([r, t, a], sort_keys=True, default=str).encode()
+                                       ).hexdigest()),
+    "items sorted as they are": ("both may appear in one dict",
+                                 lambda r, t, a: repr([r, t, sorted(a.items())])),
+    "a Decimal rounded to cents": ("whatever their number of digits",
+                                   _tagged_with(lambda d: str(d.quantize(Decimal("0.01")).normalize() + 0))),
+    "a Decimal as int()": ("whatever their number of digits", _tagged_with(int)),
+    "+ 0 and normalize() for a Decimal (28 digits)": ("whatever their number of digits",
+                                                       _tagged_with(lambda d: str((d + 0).normalize()))),
+    "the parts joined with ':'": ("different for a different run, tool or arguments", _joined_with(":")),
+    "the run id stripped": ("different for a different run, tool or arguments",
+                            lambda r, t, a: idempotency_key(r.strip(), t, a)),
+    "the tool name lower-cased": ("different for a different run, tool or arguments",
+                                  lambda r, t, a: idempotency_key(r, t.lower(), a)),
+    "one key per run and tool (a default argument)": ("different for a different run, tool or arguments",
+                                                      _cached_per_tool),
+    "keys written with str()": ('and so are `1` and `"1"` as keys',
+                                lambda r, t, a: idempotency_key(r, t, {str(k): v for k, v in a.items()})),
+    "True written as the whole number 1": ('`25` and `"25"` are different arguments',
+                                           lambda r, t, a: json.dumps([r, t, _as_int_all(a)])),
+    "nested dicts kept in their order": ("whatever the order of the arguments' keys", _sorted_at_the_top),
+    "the process id": ("the same for the same run, tool and arguments",
+                       lambda r, t, a: f"{os.getpid()}-{idempotency_key(r, t, a)}"),
+}
+
+
+EXERCISES = {
+    "06.provenance": ((check_ids, provenance_spec.key, check_ids_by_sets), PROVENANCE_MUTANTS),
+    "06.gate": ((gate, gate_spec.key, gate_by_identity), GATE_MUTANTS),
+    "06.idempotency": ((idempotency_key, library_key, key_from_ratios, key_by_exact_types),
+                       IDEMPOTENCY_MUTANTS),
+}
+(test_right_solutions_pass, test_stub_is_not_attempted, test_wrong_solution_fails_under_its_rule,
+ test_every_rule_has_a_mutant, test_each_rules_cases_exist) = exercise_tests(EXERCISES, stub)
 
 
 @pytest.mark.parametrize(("exercise", "name", "says"), [
     ("06.gate", "the policy called with keywords", "positional"),
     ("06.gate", "a read_only flag obeyed", "model's word"),
+    ("06.gate", "== True lets 1 approve", "== True"),
     ("06.idempotency", "a Decimal written with str()", "one amount"),
-    ("06.idempotency", "a Decimal as a float", "17"),
+    ("06.idempotency", "a Decimal as int()", "at any number of digits"),
     ("06.idempotency", "containers joined with their own delimiters", "escape"),
-    ("06.idempotency", "Decimals handled at the top level only", "inside")])
+    ("06.idempotency", "nested dicts kept in their order", "every depth"),
+    ("06.idempotency", "includes the time", "clock"),
+    ("06.provenance", "a default set remembers earlier ids", "between calls")])
 def test_the_generated_failure_gets_the_hint_of_its_fault(exercise: str, name: str, says: str) -> None:
-    from react_course.checks import check
-
-    result = check(exercise, EXERCISES[exercise][1][name][1])
+    result = result_of(exercise, EXERCISES[exercise][1][name][1])  # the run the test above made
     generated = next(c for c in result.cases if c.name == "agrees with the answer key on generated inputs")
     assert generated.status == "failed" and says in generated.hint, generated
 
 
-def test_the_key_gives_equal_amounts_one_key_and_different_amounts_two() -> None:
-    from react_course.checks.lesson06.idempotency import key
-
+def test_the_library_key_gives_equal_amounts_one_key_and_different_amounts_two() -> None:
     run = ("run-7", "refund")
-    assert key(*run, {"a": [Decimal("-0")]}) == key(*run, {"a": [Decimal("0.00")]})
-    assert key(*run, {"a": Decimal("1." + "0" * 28 + "1")}) != key(*run, {"a": Decimal(1)})
-
-
-EDGES = {
-    "06.gate": {
-        "a read_only flag": lambda args: "read_only" in args[1],
-        "a side_effecting flag": lambda args: "side_effecting" in args[1],
-        "no policy": lambda args: args[3] is None,
-    },
-    "06.idempotency": {
-        "equal amounts written differently": lambda pair: str(pair[0][2]) != str(pair[1][2])
-        and "Decimal('2.5')" in str(pair[0][2]) + str(pair[1][2]),
-        "-0 and 0": lambda pair: "Decimal('-0')" in str(pair[0][2]) + str(pair[1][2]),
-        "a Decimal inside a list": lambda pair: "[Decimal(" in str(pair[0][2]) + str(pair[1][2]),
-        "amounts 1E-28 apart": lambda pair: "1.00000000000000000000000000001" in str(pair[0][2])
-        + str(pair[1][2]),
-        "a list and its joined text": lambda pair: {str(pair[0][2]), str(pair[1][2])} == {
-            "{'x': ['a', 'b']}", "{'x': ['a,b']}"},
-        "a delimiter moved between key and value": lambda pair: "'a:b'" in str(pair[0][2]) + str(pair[1][2]),
-    },
-}
-
-
-@pytest.mark.parametrize(("exercise", "edge"), [(e, n) for e, edges in EDGES.items() for n in edges])
-def test_the_generated_inputs_reach_every_edge(exercise: str, edge: str) -> None:
-    from react_course.checks import exercises
-    from react_course.checks.generated import COMPARISONS, generate
-
-    exercises("06")  # loads the lesson's checkers, which register the comparisons
-    assert any(EDGES[exercise][edge](args) for _, args in generate(COMPARISONS[exercise])), edge
+    assert library_key(*run, {"a": [Decimal("-0")]}) == library_key(*run, {"a": [Decimal("0.00")]})
+    assert library_key(*run, {"a": Decimal("1." + "0" * 28 + "1")}) != library_key(*run, {"a": Decimal(1)})
+    mixed, reordered = {1: "x", "b": Decimal("2.5")}, {"b": Decimal("2.50"), 1: "x"}
+    assert library_key(*run, mixed) == library_key(*run, reordered)
+    assert library_key(*run, {1: "x"}) != library_key(*run, {"1": "x"})

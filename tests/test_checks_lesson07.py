@@ -2,20 +2,19 @@
 
 Right solutions pass, stubs are not attempted, and every wrong solution below fails under the
 rule of the statement it breaks, each run once. 07.what_remains asks for values, not a function:
-its tests stay written out.
+its catalogue has its own stub (the dict of ``...`` the exercise hands out).
 """
 
 import json
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
-import pytest
 from mutation_suite import exercise_tests
 
 import react_course as rc
 from react_course.checks import check
 from react_course.checks.lesson07 import native_loop as loop_spec
 from react_course.checks.lesson07 import run_calls as calls_spec
-from react_course.checks.lesson07.what_remains import CLASSES
+from react_course.checks.lesson07.what_remains import ANSWERS, EITHER
 
 # ------------------------------------------------------------------- references
 
@@ -508,19 +507,25 @@ def test_a_right_solution_never_waits() -> None:
 
 # ------------------------------------------------------------------- 07.what_remains (values)
 
-ANSWERS = {key: answer for key, (answer, _) in CLASSES.items()}
+
+def _flipped(name):
+    return {**ANSWERS, name: "remains" if ANSWERS[name] == "disappears" else "disappears"}
 
 
-def test_the_answers_pass_and_ellipsis_is_not_attempted():
-    assert check("07.what_remains", ANSWERS).passed
-    assert check("07.what_remains", dict.fromkeys(ANSWERS, ...)).status == "not attempted"
-
-
-@pytest.mark.parametrize("key", sorted(ANSWERS))
-def test_each_wrong_answer_fails(key):
-    wrong = {**ANSWERS, key: "remains" if ANSWERS[key] == "disappears" else "disappears"}
-    assert check("07.what_remains", wrong).status == "failed"
-
-
-def test_everything_disappears_fails():
-    assert check("07.what_remains", dict.fromkeys(ANSWERS, "disappears")).status == "failed"
+WHAT_REMAINS_MUTANTS = {
+    **{f"{name} the other way": (f"`{name}`", _flipped(name)) for name in ANSWERS},
+    "everything disappears": (tuple(f"`{n}`" for n, a in ANSWERS.items() if a == "remains"),
+                              dict.fromkeys(ANSWERS, "disappears")),
+    # written from the statement alone
+    "capitalised words": (EITHER, {name: answer.capitalize() for name, answer in ANSWERS.items()}),
+    "a space after the word": (EITHER, {**ANSWERS, "wrong_tool": "remains "}),
+    "the plural's s left off": (EITHER, {**ANSWERS, "ignored_result": "remain"}),
+    "True for disappears": (EITHER, {name: answer == "disappears" for name, answer in ANSWERS.items()}),
+    "a key renamed": ("`hallucinated_argument`", {**{k: v for k, v in ANSWERS.items()
+                                                     if k != "hallucinated_argument"},
+                                                  "hallucinated_arguments": "remains"}),
+    "a list, not a dict": (None, list(ANSWERS.values())),
+}
+(test_answers_pass, test_the_handout_is_not_attempted, test_wrong_answers_fail_under_their_rule,
+ test_every_what_remains_rule_has_a_wrong_answer, test_each_what_remains_case_exists) = exercise_tests(
+    {"07.what_remains": (ANSWERS, WHAT_REMAINS_MUTANTS)}, dict.fromkeys(ANSWERS, ...))

@@ -3,7 +3,8 @@
 The grader calls the student's function in the student's process and compares
 in its own (DESIGN.md, "Trust boundary"). What crosses is JSON, so a spec's
 inputs and compared values are plain data: None, bools, numbers, text, lists,
-dicts with text keys, and tagged forms for what JSON lacks: a tuple, a ``Decimal``,
+dicts, and tagged forms for what JSON lacks: a tuple, a ``Decimal``, a dict whose keys
+are not all texts (``{1: "x"}``, as its items),
 ``Raised`` (what the student's code raised, as text) and ``Opaque`` (a value
 that is not plain, as its description). ``to_plain`` and
 ``from_plain`` turn one into the other; ``from_plain(to_plain(v)) == v`` with
@@ -63,6 +64,8 @@ def to_plain(value: Any) -> Any:
         return [to_plain(item) for item in value]
     if isinstance(value, dict) and all(isinstance(key, str) for key in value):
         return {"dict": {key: to_plain(item) for key, item in value.items()}}
+    if isinstance(value, dict):  # keys that are not all texts (whole numbers too): its items, in order
+        return {"items": [[to_plain(key), to_plain(item)] for key, item in value.items()]}
     raise TypeError(f"not plain data: {type(value).__name__} (declare an adapter in the spec)")
 
 
@@ -71,6 +74,8 @@ def from_plain(data: Any) -> Any:
 
     >>> from_plain(to_plain(("a", [1.5, True], {"x": None}))) == ("a", [1.5, True], {"x": None})
     True
+    >>> list(from_plain(to_plain({"b": 2, 1: "a"})).items())
+    [('b', 2), (1, 'a')]
     """
     if isinstance(data, list):
         return [from_plain(item) for item in data]
@@ -81,14 +86,16 @@ def from_plain(data: Any) -> Any:
         return tuple(from_plain(item) for item in inner)
     if tag == "dict":
         return {key: from_plain(item) for key, item in inner.items()}
+    if tag == "items":
+        return {from_plain(key): from_plain(item) for key, item in inner}
     return {"decimal": Decimal, "raised": Raised, "opaque": Opaque}[tag](inner)
 
 
 def is_plain(value: Any) -> bool:
     """Can ``value`` cross to another process and come back the same?
 
-    >>> is_plain(("x", [1])), is_plain({1: "a"}), is_plain(object())
-    (True, False, False)
+    >>> is_plain(("x", [1])), is_plain({1: "a"}), is_plain({(1, 2): "a"}), is_plain(object())
+    (True, True, True, False)
     """
     try:
         to_plain(value)

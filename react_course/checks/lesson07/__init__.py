@@ -1,7 +1,7 @@
 """Lesson 07: native tool calling.
 
-Four exercises, one module each, in the order the lesson meets them (the first three are
-specs, ``checks/spec.py``; the fourth asks for values):
+Four exercises, one module each, in the order the lesson meets them, each a spec
+(``checks/spec.py``; the fourth asks for values, one per failure class):
 
 - ``run_calls.py``, ``07.run_calls``: one turn's calls become tool messages linked by id, in call
   order; read-only calls in parallel, a turn with a side effect one call at a time; every
