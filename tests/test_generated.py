@@ -1,7 +1,7 @@
 """The generated comparison: every key holds on every input, verdicts are seeded, failures shrink.
 
-- every exercise that asks for a function has a generated comparison (the others
-  ask for values: predictions, labels, the paper's numbers);
+- every exercise has a generated comparison (one that asks for values, a quiz or a
+  prediction, over the parts it compares);
 - every answer key runs on every generated input of its exercise without raising
   (how long a check takes is measured, not asserted: a loaded machine is slower);
 - the same inputs come out on every run, and a difference is shrunk to a small
