@@ -43,6 +43,20 @@ def _zero_is_no_match(text: str, stops: Any) -> str:
     return text[: min(found)] if found else text
 
 
+def _one_at_a_time(text: str, stops: Any) -> str:
+    """Cutting at each stop in turn: wrong where a stop listed first sits inside a later one."""
+    for stop in _live(stops):
+        text = text.split(stop, 1)[0]
+    return text
+
+
+def _inside_another(args: tuple) -> bool:
+    """A stop listed earlier first occurs inside the earliest occurrence of a stop listed later."""
+    text, live = args[0], [s for s in _live(args[1]) if s in args[0]]
+    return any(text.find(b) < text.find(a) < text.find(b) + len(b)
+               for i, a in enumerate(live) for b in live[i + 1:])
+
+
 def _earliest_not_first(args: tuple) -> bool:
     text, live = args[0], [s for s in _live(args[1]) if s in args[0]]
     return any(text.find(a) > text.find(b) for a, b in itertools.pairwise(live))
@@ -70,8 +84,9 @@ RULES = (
     Rule(NO_STRIP, ("whitespace before the stop is kept", "leading spaces and trailing newlines are kept"),
          edge=lambda a: (kept := cut_at_stop(*a)) != kept.strip()),
     Rule(EARLIEST, ("earliest occurrence wins, whatever the order of the stops",
-        "the first of two occurrences"),
-         edge=_earliest_not_first),
+                    "the first of two occurrences",
+                    "a stop inside a longer one: the one that starts first wins", GENERATED),
+         edge=lambda a: _earliest_not_first(a) and _inside_another(a)),
     Rule(WHOLE, ("no stop in the text: unchanged", "a stop that does not occur is skipped"),
          edge=lambda a: bool(_live(a[1])) and not any(s in a[0] for s in _live(a[1]))),
     Rule(EXACT, ("the stop's newline is part of it", "a stop matches only in its own case"),
@@ -86,6 +101,10 @@ RULES = (
 )
 
 FAULTS = (
+    # first: on a stop inside a longer one, stripping the stops can give the same text
+    Fault(EARLIEST, "Cutting at each stop in turn goes wrong when one stop sits inside another "
+                    "('Observation' inside '\\nObservation'): find every stop's position in the whole "
+                    "text first, then cut once at the smallest.", like=_one_at_a_time),
     Fault(EXACT, "A stop is matched exactly as given: the newline in front is what keeps a thought that "
                  "mentions the word from being cut. Do not strip() the stops.",
           like=lambda text, stops: cut_at_stop(text, [s.strip() for s in stops or ()])),
@@ -138,6 +157,8 @@ EXAMPLES = (
     _cut("Final Answer: 330 m\nQuestion: How tall is the Statue of Liberty?\nObservation: 93 m",
          [OBS, "\nQuestion:"], "earliest occurrence wins, whatever the order of the stops",
          "Find every stop's position and cut at the smallest."),
+    _cut(INVENTED, ["Observation", OBS], "a stop inside a longer one: the one that starts first wins",
+         "Find where every stop starts in the whole text, then cut once at the smallest position."),
     _cut("Action 1: Search[Eiffel Tower]\nObservation 1: 500 m\nThought 2: done\nAction 2: Finish[500 m]\n"
          "Observation 2: finished", [OBS], "the first of two occurrences",
          "Use text.find (the first occurrence), not text.rfind (the last)."),
@@ -179,8 +200,12 @@ def _hidden() -> tuple[Example, ...]:
 
 
 def _inputs(draw: Draw) -> tuple:
-    stops = any_stops(draw)
-    return any_reply(draw), draw.pick((stops, tuple(stops), None if not stops else stops))
+    """A reply and stops, with some of the stops also written into the reply (so they overlap)."""
+    stops, text = any_stops(draw), any_reply(draw)
+    for stop in draw.many(lambda d: d.pick(stops), 2) if stops else ():
+        at = draw.integer(0, len(text))
+        text = text[:at] + stop + text[at:]
+    return text, draw.pick((stops, tuple(stops), None if not stops else stops))
 
 
 SPEC = define(Spec(
