@@ -47,14 +47,6 @@ def observe(function: Any, args: tuple) -> Any:
     return function(*tokens, made)
 
 
-def compare(args: tuple, expected: Any, got: Any) -> bool | str:
-    if expected is None:
-        return got is None or f"a price this call needs is unknown: return None, not {got!r}"
-    if isinstance(got, float):
-        return f"money is a Decimal; {got!r} is a float"
-    return (isinstance(got, Decimal) and got == expected) or f"expected Decimal('{expected}')"
-
-
 def _parts(args: tuple) -> list[tuple[int, Decimal | None]]:
     i, c, o, _, p = args
     return [(i - c, p["input"]), (c, p["cached_input"]), (o, p["output"])]
@@ -205,7 +197,7 @@ RULES = (
 
 SPEC = define(Spec(
     "08.call_cost", "one call's price, with cached input and hidden reasoning", "call_cost", key,
-    EXAMPLES, _inputs, RULES, faults=FAULTS, hidden=HIDDEN, observe=observe, compare=compare, show=_show,
+    EXAMPLES, _inputs, RULES, faults=FAULTS, hidden=HIDDEN, observe=observe, show=_show,
     hints=("Three parts: (input - cached) at price.input, cached at price.cached_input, output at "
            "price.output (the reasoning tokens are inside it); prices are per million tokens.",
            "Multiply ints by Decimals and divide by 1_000_000: every step stays a Decimal.",

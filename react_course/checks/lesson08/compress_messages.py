@@ -89,8 +89,9 @@ def compare(args: tuple, expected: dict, got: Any) -> bool | str:
         return f"return a list of messages, not {have}"
     where = next((i for i, (a, b) in enumerate(zip(want, have, strict=False)) if a != b),
                  min(len(want), len(have)))
+    shown = describe(have[where], 160) if where < len(have) else "nothing"
     return (f"{len(have)} messages (roles {_roles(have)}), expected {len(want)} (roles {_roles(want)}); "
-            f"the first difference is message {where}")
+            f"the first difference is message {where}: {shown}")
 
 
 def _show(args: tuple) -> str:
