@@ -406,6 +406,13 @@ def _last_user_is_the_question(messages, summary, keep_last):
     return [*messages[:start], {"role": "user", "content": summary}, *kept]
 
 
+def _head_rebuilt(messages, summary, keep_last):
+    """The head copied as role and content only: a message kept 'as it is' loses its other keys."""
+    out = compress_messages(messages, summary, keep_last)
+    h = next((i + 1 for i, m in enumerate(messages) if m["role"] == "user"), 0)
+    return [{"role": m["role"], "content": m["content"]} for m in out[:h]] + out[h:]
+
+
 TOTAL_MUTANTS |= {
     "a loop over the calls": (LARGE, _loop_total),
     "a Decimal at 50 digits, then int()": (EXACT, _decimal_at_50_digits),
@@ -423,6 +430,7 @@ COMPRESS_MUTANTS |= {
     "the summary under a header line": (SUMMARY_MESSAGE, _summary_under_a_header),
     "no user message: compressed anyway": (NO_USER, _no_question_compressed),
     "a later user or system message joins the turn before": (OWN, _later_messages_join_a_turn),
+    "the head rebuilt from role and content": (HEAD, _head_rebuilt),
     "the last user message taken as the question": (
         "keep every message before the first user message (the system messages) and the first user "
         "message (the question) at the start", _last_user_is_the_question),

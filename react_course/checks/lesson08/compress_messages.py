@@ -146,9 +146,19 @@ def _pinned_too_much(args: tuple, want: Any, got: Any) -> bool:
 
 
 def _later_pinned(args: tuple, want: Any, got: Any) -> bool:
+    """A later system message pinned before the summary, or not counted (nothing summarised)."""
     at = _summary_at(args, got)
-    return at is not None and _later_system(args) and \
-        _roles(_messages(got)[:at]).count("system") > _roles(_head(args[0])).count("system")
+    if not _later_system(args):
+        return False
+    if at is None:
+        return _messages(got) == args[0] and _summarised(args)
+    return _roles(_messages(got)[:at]).count("system") > _roles(_head(args[0])).count("system")
+
+
+def _head_changed(args: tuple, want: Any, got: Any) -> bool:
+    h = len(_head(args[0]))
+    have = _messages(got)[:h]
+    return _roles(have) == _roles(args[0][:h]) and have != args[0][:h]
 
 
 def _turns_at_assistants(messages: list, summary: str, keep_last: int) -> list:
@@ -186,6 +196,8 @@ FAULTS = (
           found=lambda args, want, got: _no_user(args)),
     Fault(ONLY, 'The summary message is exactly {"role": "user", "content": summary}: no other key.',
           found=_extra_key),
+    Fault(HEAD, "Keep the head as it is: every key of the system messages and the question, not only "
+                "role and content.", found=_head_changed),
     Fault(SHORT, "With keep_last turns or fewer after the question there is nothing to summarise: return "
                  "the messages unchanged (in a new list).",
           found=lambda args, want, got: not _summarised(args)),
@@ -257,11 +269,14 @@ def _turn(draw: Draw, number: int) -> list[dict[str, Any]]:
         return [_calls(*ids), *(_result(i) for i in ids)]
     return [draw.pick(({"role": "assistant", "content": f"Next: order {number}."},
                        {"role": "user", "content": f"Und Bestellung {number}? ✓"}, NOTE,
-                       {"role": "assistant", "content": ""}))]
+                       {"role": "assistant", "content": ""},
+                       {"role": "assistant", "content": f"Order {number} done.", "tool_calls": []}))]
 
 
 def _inputs(draw: Draw) -> tuple:
-    head = draw.pick(([SYSTEM, QUESTION], [QUESTION], [SYSTEM, NOTE, QUESTION], [SYSTEM], []))
+    named = {**QUESTION, "name": "customer_5101"}  # a message kept as it is keeps its other keys too
+    head = draw.pick(([SYSTEM, QUESTION], [QUESTION], [SYSTEM, NOTE, QUESTION], [SYSTEM], [],
+                      [SYSTEM, named]))
     numbers = iter(range(5101, 5200))
     turns = draw.many(lambda d: _turn(d, next(numbers)), 7)
     messages = copy.deepcopy([*head, *(m for turn in turns for m in turn)])

@@ -24,6 +24,7 @@ OBS = ((1, "Order 88213: delivered 19:02 (62 minutes late); fee 25 INR."),
        (2, "More than 30 minutes late refunds the fee."), (3, "25"))
 NUMBERS = ("25", "62", "3.9", "62.5", "1062", "3", "9", "0.5", "7", "25.0")
 WORDS = ("fee", "km", "minutes late", "days", "INR")
+GLUED = ("25INR", "(62)", "19:02", "3.9km")
 GAPS = (" ", "\n", "  ", "\t", "\n\n")  # white space between sentences, not only one space
 
 SPLIT = "Split the answer into sentences"
@@ -144,6 +145,8 @@ EXAMPLES = (
         "A sentence with no number makes no claim this check can test."),
     _ex("one sentence flagged of two", "Refund 25 INR [3]. It was 45 minutes late [1].", OBS,
         "Judge each sentence on its own, and return it as written."),
+    _ex("an exclamation mark ends a sentence", "Sorry for the wait! It was 45 minutes late [1].", OBS,
+        "A sentence ends at ., ! or ? followed by white space."),
     _ex("citation numbers are not claims", "The fee is refunded [2].", OBS,
         "The 2 in [2] is a citation, not a number the sentence claims."),
     _ex("every number needs support", "Refund 25 INR, 480 kept [3].", OBS,
@@ -172,7 +175,9 @@ EXAMPLES = (
 
 
 def _observation(draw: Draw) -> str:
-    return " ".join(draw.pick(NUMBERS if draw.boolean() else WORDS) for _ in range(draw.integer(1, 3)))
+    """Words and numbers, some glued to what is around them: "25INR", "(62)", "19:02"."""
+    words = NUMBERS if draw.boolean() else WORDS + GLUED
+    return " ".join(draw.pick(words) for _ in range(draw.integer(1, 3)))
 
 
 def _sentence(draw: Draw) -> str:
@@ -199,7 +204,7 @@ HIDDEN = tuple(Example(f"hidden case {n}", _answer(Draw(random.Random(f"10.uncit
                for n in range(1, 13))
 
 RULES = (
-    Rule(SPLIT, ("one sentence flagged of two", GENERATED),
+    Rule(SPLIT, ("one sentence flagged of two", "an exclamation mark ends a sentence", GENERATED),
          edge=lambda a: len(re.split(SENTENCE_END, a[0].strip())) > 2),
     Rule(GAP, ("a line break between sentences", GENERATED), edge=_gap),
     Rule("holds a number", ("a sentence without a number", GENERATED),
