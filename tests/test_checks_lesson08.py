@@ -476,3 +476,11 @@ def test_the_library_compresses_as_the_statement_says() -> None:
     shorter, _ = context.compress_messages(no_question, lambda prompt, stop=None: SUMMARY, keep_last=0)
     assert shorter == no_question
 
+
+
+@pytest.mark.parametrize("exercise", list(EXERCISES))
+def test_the_hidden_cases_pass_the_notebooks_solution(exercise: str) -> None:
+    from react_course.checks import check
+
+    result = check(exercise, EXERCISES[exercise][0][0], hidden=True)
+    assert result.status == "passed" and any(c.name.startswith("hidden case") for c in result.cases), result
