@@ -10,7 +10,8 @@ Three exercises, one spec each (``checks/spec.py``), in the order the lesson mee
   keeps the question and never separates a tool call from its result (key: built on
   ``rc.context.split_turns``).
 
-Importing this package registers all three exercises.
+``conversation.py`` holds the sample and the generated conversations of 8.3. Importing
+this package registers all three exercises.
 """
 
 from . import call_cost, compress_messages, total_tokens

@@ -5,8 +5,7 @@ The key is built on the library's ``rc.context.split_turns``, which
 and returns its cost): the head up to the question, one summary message, the last whole
 turns. What is compared is what the student's function returned and whether it handed
 back or changed the list it was given (``observe``). The conversations are order-refund
-runs in the Chat Completions shape, with turns of one to three tool calls, later user
-and system messages, no question at all, and ``keep_last`` from 0 past the turns there are.
+runs (``conversation.py``), with ``keep_last`` from 0 past the turns there are.
 """
 
 from __future__ import annotations
@@ -15,40 +14,13 @@ import copy
 from typing import Any
 
 from ...context import split_turns, tool_pairs_intact
-from ..generated import Draw, same_value
+from ..generated import same_value
 from ..plain import Opaque, Raised, is_plain
 from ..spec import GENERATED, Example, Fault, Rule, Spec, define
 from ..values import describe
+from .conversation import NOTE, QUESTION, SUMMARY, SYSTEM, TURNS, any_conversation, conversation
 
-SUMMARY = "Findings: order 5101 owes 60 INR; order 5102 owes 30 INR. Failed attempts: none."
-SYSTEM = {"role": "system", "content": "You answer questions about food orders with tools."}
-QUESTION = {"role": "user", "content": "What is the total refund owed for orders 5101 to 5104?"}
-NOTE = {"role": "system", "content": "Refunds are in INR."}
 GAVE_BACK, CHANGED = "returned the list it was given", "changed the list it was given"
-
-
-def _calls(*ids: str) -> dict[str, Any]:
-    calls = [{"id": i, "type": "function",
-              "function": {"name": "order_record", "arguments": f'{{"order_id": "{i[-4:]}"}}'}} for i in ids]
-    return {"role": "assistant", "content": None, "tool_calls": calls}
-
-
-def _result(call_id: str) -> dict[str, Any]:
-    return {"role": "tool", "tool_call_id": call_id, "content": f"Order {call_id[-4:]}: refund owed 30 INR."}
-
-
-TURNS = [
-    [_calls("call_5101"), _result("call_5101")],
-    [_calls("call_5102", "call_5103"), _result("call_5102"), _result("call_5103")],
-    [{"role": "assistant", "content": "I still need order 5104."}],
-    [_calls("call_5104", "call_6104"), _result("call_5104"), _result("call_6104")],
-]
-
-
-def conversation(system: bool = True, turns: int = len(TURNS), note: bool = False) -> list[dict[str, Any]]:
-    """The checker's conversation: a system message, the question, then ``turns`` turns."""
-    head = [SYSTEM, *([NOTE] if note else []), QUESTION] if system else [QUESTION]
-    return copy.deepcopy(head + [m for turn in TURNS[:turns] for m in turn])
 
 
 def key(messages: list[dict[str, Any]], summary: str, keep_last: int) -> list[dict[str, Any]]:
@@ -263,26 +235,6 @@ HIDDEN = (
 )
 
 
-def _turn(draw: Draw, number: int) -> list[dict[str, Any]]:
-    if draw.below(5) == 0:
-        ids = [f"call_{number}_{k}" for k in range(1 + draw.below(3))]
-        return [_calls(*ids), *(_result(i) for i in ids)]
-    return [draw.pick(({"role": "assistant", "content": f"Next: order {number}."},
-                       {"role": "user", "content": f"Und Bestellung {number}? ✓"}, NOTE,
-                       {"role": "assistant", "content": ""},
-                       {"role": "assistant", "content": f"Order {number} done.", "tool_calls": []}))]
-
-
-def _inputs(draw: Draw) -> tuple:
-    named = {**QUESTION, "name": "customer_5101"}  # a message kept as it is keeps its other keys too
-    head = draw.pick(([SYSTEM, QUESTION], [QUESTION], [SYSTEM, NOTE, QUESTION], [SYSTEM], [],
-                      [SYSTEM, named]))
-    numbers = iter(range(5101, 5200))
-    turns = draw.many(lambda d: _turn(d, next(numbers)), 7)
-    messages = copy.deepcopy([*head, *(m for turn in turns for m in turn)])
-    return messages, draw.pick((SUMMARY, "", "Résumé : 2 commandes, ₹90.")), draw.pick((1, 0, 2, 3, 6))
-
-
 RULES = (
     Rule(LATER, ("a later system message is a turn", GENERATED), edge=_later_system),
     Rule(NO_USER, ("no user message: unchanged", GENERATED),
@@ -307,12 +259,12 @@ RULES = (
 SPEC = define(Spec(
     "08.compress_messages",
     "a shorter conversation that keeps the question and every tool call with its result",
-    "compress_messages", key, EXAMPLES, _inputs, RULES, faults=FAULTS, hidden=HIDDEN, observe=observe,
-    compare=compare, show=_show,
+    "compress_messages", key, EXAMPLES, any_conversation, RULES, faults=FAULTS, hidden=HIDDEN,
+    observe=observe, compare=compare, show=_show,
     hints=("First group the messages after the question into turns: an assistant message with tool_calls "
            "starts a turn, and the tool messages after it join that turn.",
            "Then keep head + [summary message] + the messages of the last keep_last turns.",
            "Build a new list; never del, pop or assign into the list you were given."),
     generated_hint="Pin only what comes up to the first user message; group the rest into turns (tool "
                    "messages join the turn before); keep the last keep_last whole turns, all of them."))
-__all__ = ["SPEC", "SUMMARY", "conversation", "key"]
+__all__ = ["SPEC", "SUMMARY", "conversation", "key"]  # the notebook imports SUMMARY, conversation
