@@ -413,6 +413,12 @@ def _head_rebuilt(messages, summary, keep_last):
     return [{"role": m["role"], "content": m["content"]} for m in out[:h]] + out[h:]
 
 
+def _kept_stripped(messages, summary, keep_last):
+    out = compress_messages(messages, summary, keep_last)
+    h = next((i + 1 for i, m in enumerate(messages) if m["role"] == "user"), 0) + (out != messages)
+    return out[:h] + [{**m, "content": m["content"].strip()} if m.get("content") else m for m in out[h:]]
+
+
 TOTAL_MUTANTS |= {
     "a loop over the calls": (LARGE, _loop_total),
     "a Decimal at 50 digits, then int()": (EXACT, _decimal_at_50_digits),
@@ -431,6 +437,7 @@ COMPRESS_MUTANTS |= {
     "no user message: compressed anyway": (NO_USER, _no_question_compressed),
     "a later user or system message joins the turn before": (OWN, _later_messages_join_a_turn),
     "the head rebuilt from role and content": (HEAD, _head_rebuilt),
+    "the kept messages' text stripped": ("then the last `keep_last` turns, unchanged", _kept_stripped),
     "the last user message taken as the question": (
         "keep every message before the first user message (the system messages) and the first user "
         "message (the question) at the start", _last_user_is_the_question),

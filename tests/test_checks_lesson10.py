@@ -152,6 +152,8 @@ CLAIM_MUTANTS |= {
         DECIMAL, _claims(numbers_of=lambda s: re.findall(r"\d+\.?\d*", re.sub(r"\[\d+\]", "", s)),
                          found=lambda n, text: n in re.findall(r"\d+\.?\d*", text))),
     "numbers compared as floats": (WHOLE, _floats),
+    "flagged sentences capitalised": (AS_WRITTEN, lambda answer, obs: [
+        s.capitalize() for s in capstone.uncited_claims(answer, obs)]),
     "the answer not stripped": (AROUND, _claims(split=lambda a: re.split(SENTENCES, a))),
     "citations cut from the flagged sentence": (
         AS_WRITTEN, lambda answer, obs: [re.sub(r"\s*\[\d+\]", "", s)

@@ -32,7 +32,7 @@ def _result(call_id: str) -> dict[str, Any]:
 TURNS = [
     [_calls("call_5101"), _result("call_5101")],
     [_calls("call_5102", "call_5103"), _result("call_5102"), _result("call_5103")],
-    [{"role": "assistant", "content": "I still need order 5104."}],
+    [{"role": "assistant", "content": "I still need order 5104.\n"}],  # kept as it is, newline too
     [_calls("call_5104", "call_6104"), _result("call_5104"), _result("call_6104")],
 ]
 
@@ -48,7 +48,7 @@ def _turn(draw: Draw, number: int) -> list[dict[str, Any]]:
     if draw.below(5) == 0:
         ids = [f"call_{number}_{k}" for k in range(1 + draw.below(3))]
         return [_calls(*ids), *(_result(i) for i in ids)]
-    return [draw.pick(({"role": "assistant", "content": f"Next: order {number}."},
+    return [draw.pick(({"role": "assistant", "content": f"Next: order {number}.\n"},
                        {"role": "user", "content": f"Und Bestellung {number}? ✓"}, NOTE,
                        {"role": "assistant", "content": ""},
                        {"role": "assistant", "content": f"Order {number} done.", "tool_calls": []}))]
