@@ -10,6 +10,7 @@ rows of any text (spaces, an empty row, other scripts).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from ...lessons.capstone import page_of
@@ -46,6 +47,10 @@ FAULTS = (
     Fault("page 1 holds rows 1 to size", "Page p holds rows[(p - 1) * size : p * size], one a line.",
           found=lambda args, want, got: want.splitlines()[1:] != str(got).splitlines()[1:]),
 )
+
+# An error raised, or a value that is no text, is recognised by no fault: the case's own hint shows.
+FAULTS = tuple(dataclasses.replace(f, found=lambda a, want, got, found=f.found: isinstance(got, str)
+                                   and found(a, want, got)) for f in FAULTS)
 
 
 def _ex(name: str, rows: list, page: int, size: int, hint: str) -> Example:
