@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ...cost import total_input_tokens
 from ..generated import Draw
+from ..plain import Raised
 from ..spec import GENERATED, Example, Fault, Rule, Spec, define
 
 EVERY_CALL = "is sent on every call"
@@ -45,7 +46,7 @@ def _close(args: tuple, expected: int, got: object) -> bool:
 
 FAULTS = (
     Fault(INT, "Return an int: / gives a float even when the result is whole; use //.",
-          found=lambda args, want, got: type(got) is not int),
+          found=lambda args, want, got: type(got) is not int and not isinstance(got, Raised)),
     Fault(EXACT, "Right but for its last digits: a float keeps 17 digits and a Decimal 28, so int() of "
                  "either is already rounded. Keep to ints: n * prompt + per_step * (n * (n - 1) // 2).",
           found=_close),
