@@ -224,21 +224,45 @@ def compress_messages(messages: Sequence[Message], summarise: Callable[..., str]
     The leading system messages and the first user message (the question)
     stay; the tool list travels outside the messages and is untouched. An
     assistant message with ``tool_calls`` and the tool messages answering it
-    form one turn; the last ``keep_last`` turns stay verbatim.
+    form one turn; the last ``keep_last`` turns stay verbatim. With ``keep_last``
+    turns or fewer after the question, or no question at all, nothing is summarised.
     """
-    head_end = next((i + 1 for i, m in enumerate(messages) if m.get("role") == "user"), 0)
-    head, turns = list(messages[:head_end]), tool_turns(messages[head_end:])
-    if len(turns) <= keep_last:
+    split = split_turns(messages, keep_last)
+    if split is None:
         return list(messages), Usage()
-    split = len(turns) - keep_last  # the turns before it are summarised, the rest kept as they are
-    old, kept = turns[:split], turns[split:]
-    question = head[-1].get("content", "") if head else ""
+    head, old, kept = split
+    question = head[-1].get("content", "")
     prompt = SUMMARY_PROMPT.format(question=question,
                                    steps="\n".join(_turn_line(n, t) for n, t in enumerate(old, 1)))
     reply = summarise_within(summarise, prompt, summary_tokens)
     pinned = [f"Still open: {item}" for item in open_items]
     note = {"role": "user", "content": "\n".join([SUMMARY_HEADER, reply, *pinned])}
     return head + [note] + [m for turn in kept for m in turn], _usage(summarise, prompt, reply)
+
+
+def split_turns(messages: Sequence[Message], keep_last: int
+                ) -> tuple[list[Message], list[list[Message]], list[list[Message]]] | None:
+    """(the head, the turns a summary replaces, the last ``keep_last`` turns), or None: nothing to summarise.
+
+    The head is every message up to and including the first user message (the
+    question). A conversation with no user message has no question to keep, and one
+    with ``keep_last`` turns or fewer after it nothing to replace: both give None.
+
+    >>> head, old, kept = split_turns([{"role": "system", "content": "s"}, {"role": "user", "content": "q"},
+    ...     {"role": "assistant", "content": "a"}, {"role": "assistant", "content": "b"}], keep_last=1)
+    >>> len(head), old, kept
+    (2, [[{'role': 'assistant', 'content': 'a'}]], [[{'role': 'assistant', 'content': 'b'}]])
+    >>> split_turns([{"role": "system", "content": "s"}, {"role": "assistant", "content": "a"}], 0) is None
+    True
+    """
+    head_end = next((i + 1 for i, m in enumerate(messages) if m.get("role") == "user"), None)
+    if head_end is None:
+        return None
+    turns = tool_turns(messages[head_end:])
+    if len(turns) <= keep_last:
+        return None
+    split = len(turns) - keep_last  # the turns before it are summarised, the rest kept as they are
+    return list(messages[:head_end]), turns[:split], turns[split:]
 
 
 def tool_turns(messages: Sequence[dict[str, Any]]) -> list[list[dict[str, Any]]]:

@@ -1,12 +1,21 @@
-"""Lesson 08's checkers: the references pass, stubs are not attempted, plausible mistakes fail.
+"""Lesson 08's checkers, through the one helper (``mutation_suite.exercise_tests``).
 
-Each mutant names the rule of the statement it breaks, and every rule has at least one.
+Right solutions pass (the notebook's, and others the statements allow), stubs are
+"not attempted", and every wrong solution below fails under the rule of the statement
+it breaks, each run once. The last group are wrong solutions written from the
+statements alone, in the mistake classes the issue names.
 """
 
-from decimal import Decimal
+import copy
+from decimal import Decimal, localcontext
 
 import pytest
-from mutation_suite import caught_under, checker_tests
+from mutation_suite import exercise_tests, result_of
+
+from react_course import context, cost
+from react_course.checks.lesson08.call_cost import ZERO
+from react_course.checks.lesson08.compress_messages import NO_USER, ONLY, OWN, SUMMARY_MESSAGE
+from react_course.checks.lesson08.total_tokens import EXACT, LARGE
 
 # ------------------------------------------------------------------- references
 
@@ -15,12 +24,31 @@ def total_input_tokens(n, prompt, per_step):
     return n * prompt + per_step * n * (n - 1) // 2
 
 
+def total_by_comb(n, prompt, per_step):
+    """Also right: the steps part is per_step times n choose 2."""
+    from math import comb
+
+    return n * prompt + per_step * comb(n, 2)
+
+
 def call_cost(input_tokens, cached_tokens, output_tokens, reasoning_tokens, price):
     parts = [(input_tokens - cached_tokens, price.input), (cached_tokens, price.cached_input),
              (output_tokens, price.output)]  # reasoning tokens are part of the output
     if any(tokens and rate is None for tokens, rate in parts):
         return None
     return sum((tokens * rate for tokens, rate in parts if tokens), Decimal(0)) / 1_000_000
+
+
+def cost_per_token(input_tokens, cached_tokens, output_tokens, reasoning_tokens, price):
+    """Also right: each rate divided by a million first (Decimal division is exact here)."""
+    total = Decimal(0)
+    for tokens, rate in ((input_tokens - cached_tokens, price.input), (cached_tokens, price.cached_input),
+                         (output_tokens, price.output)):
+        if tokens:
+            if rate is None:
+                return None
+            total += tokens * (rate / 1_000_000)
+    return total
 
 
 def _turns(messages):
@@ -43,6 +71,11 @@ def compress_messages(messages, summary, keep_last):
         return list(messages)
     kept = [m for turn in turns[len(turns) - keep_last:] for m in turn]
     return [*head, {"role": "user", "content": summary}, *kept]
+
+
+def compress_copying(messages, summary, keep_last):
+    """Also right: copies of the kept messages are the same messages, unchanged."""
+    return copy.deepcopy(compress_messages(messages, summary, keep_last))
 
 
 def stub(*args, **kwargs):
@@ -116,7 +149,7 @@ COST_MUTANTS = {
     "an unknown price counts as zero": ("makes the cost `None`, never a guess", _cost_with(unknown="zero")),
     "None whenever any price is unknown": ("a `None` price that is not needed (no cached tokens) does not",
                                            _cost_with(unknown="any")),
-    "prices per token, not per million": ("`cached_tokens` are part of `input_tokens`", _cost_with(scale=1)),
+    "prices per token, not per million": ("in dollars per million tokens", _cost_with(scale=1)),
 }
 
 
@@ -283,66 +316,178 @@ COMPRESS_MUTANTS |= {
 }
 
 
-EXERCISES = {
-    "08.total_tokens": (total_input_tokens, TOTAL_MUTANTS),
-    "08.call_cost": (call_cost, COST_MUTANTS),
-    "08.compress_messages": (compress_messages, COMPRESS_MUTANTS),
+# ----------------------------- more wrong solutions, written from the statements alone (issue 27)
+
+def _loop_total(n, prompt, per_step):
+    """Right on paper, but a loop over 10**15 calls never ends: the case's time limit stops it."""
+    return sum(prompt + (k - 1) * per_step for k in range(1, n + 1))
+
+
+def _decimal_at_50_digits(n, prompt, per_step):
+    with localcontext() as ctx:
+        ctx.prec = 50
+        return int(Decimal(n) * prompt + Decimal(per_step) * n * (n - 1) / 2)
+
+
+def _zero_price_unknown(input_tokens, cached_tokens, output_tokens, reasoning_tokens, price):
+    parts = [(input_tokens - cached_tokens, price.input), (cached_tokens, price.cached_input),
+             (output_tokens, price.output)]
+    if any(tokens and not rate for tokens, rate in parts):  # `not rate` is also true of Decimal(0)
+        return None
+    return sum((tokens * rate for tokens, rate in parts if tokens), Decimal(0)) / 1_000_000
+
+
+def _reasoning_only_for_reasoners(input_tokens, cached_tokens, output_tokens, reasoning_tokens, price):
+    """Reads price.reasoning as 'only these models count their reasoning inside the output'."""
+    output = output_tokens if price.reasoning else output_tokens - reasoning_tokens
+    return call_cost(input_tokens, cached_tokens, output, 0, price)
+
+
+def _quantized(*args):
+    exact = call_cost(*args)
+    return None if exact is None else exact.quantize(Decimal("0.000001"))
+
+
+def _cached_price_falls_back(input_tokens, cached_tokens, output_tokens, reasoning_tokens, price):
+    rate = price.cached_input if price.cached_input is not None else price.input
+    return call_cost(input_tokens, cached_tokens, output_tokens, reasoning_tokens,
+                     type(price)(price.model, price.as_of, price.input, rate, price.output))
+
+
+def _summary_with_a_name(messages, summary, keep_last):
+    out = compress_messages(messages, summary, keep_last)
+    return [{**m, "name": "summary"} if m == {"role": "user", "content": summary} else m for m in out]
+
+
+def _summary_under_a_header(messages, summary, keep_last):
+    out = compress_messages(messages, summary, keep_last)
+    return [{"role": "user", "content": f"Summary of the earlier steps:\n{summary}"}
+            if m == {"role": "user", "content": summary} else m for m in out]
+
+
+def _no_question_compressed(messages, summary, keep_last):
+    """What rc.context.compress_messages did before: no user message, an empty head, still compressed."""
+    roles = [m["role"] for m in messages]
+    start = roles.index("user") + 1 if "user" in roles else 0
+    turns = _turns(messages[start:])
+    if len(turns) <= keep_last:
+        return list(messages)
+    kept = [m for turn in turns[len(turns) - keep_last:] for m in turn]
+    return [*messages[:start], {"role": "user", "content": summary}, *kept]
+
+
+def _later_messages_join_a_turn(messages, summary, keep_last):
+    """Turns start only at an assistant message; a later user or system message joins the one before."""
+    roles = [m["role"] for m in messages]
+    if "user" not in roles:
+        return list(messages)
+    start = roles.index("user") + 1
+    turns = []
+    for message in messages[start:]:
+        if message["role"] != "assistant" and turns:
+            turns[-1].append(message)
+        else:
+            turns.append([message])
+    if len(turns) <= keep_last:
+        return list(messages)
+    kept = [m for turn in turns[len(turns) - keep_last:] for m in turn]
+    return [*messages[:start], {"role": "user", "content": summary}, *kept]
+
+
+def _last_user_is_the_question(messages, summary, keep_last):
+    roles = [m["role"] for m in messages]
+    if "user" not in roles:
+        return list(messages)
+    start = len(roles) - roles[::-1].index("user")
+    turns = _turns(messages[start:])
+    if len(turns) <= keep_last:
+        return list(messages)
+    kept = [m for turn in turns[len(turns) - keep_last:] for m in turn]
+    return [*messages[:start], {"role": "user", "content": summary}, *kept]
+
+
+def _head_rebuilt(messages, summary, keep_last):
+    """The head copied as role and content only: a message kept 'as it is' loses its other keys."""
+    out = compress_messages(messages, summary, keep_last)
+    h = next((i + 1 for i, m in enumerate(messages) if m["role"] == "user"), 0)
+    return [{"role": m["role"], "content": m["content"]} for m in out[:h]] + out[h:]
+
+
+def _kept_stripped(messages, summary, keep_last):
+    out = compress_messages(messages, summary, keep_last)
+    h = next((i + 1 for i, m in enumerate(messages) if m["role"] == "user"), 0) + (out != messages)
+    return out[:h] + [{**m, "content": m["content"].strip()} if m.get("content") else m for m in out[h:]]
+
+
+TOTAL_MUTANTS |= {
+    "a loop over the calls": (LARGE, _loop_total),
+    "a Decimal at 50 digits, then int()": (EXACT, _decimal_at_50_digits),
+}
+COST_MUTANTS |= {
+    "a price of 0 read as unknown": (ZERO, _zero_price_unknown),
+    "reasoning taken out of the output unless price.reasoning": ("are part of `output_tokens`",
+                                                                 _reasoning_only_for_reasoners),
+    "quantized to millionths of a dollar": ("No `int()` or `round()`: the result is exact", _quantized),
+    "an unknown cached price taken as the input price": ("makes the cost `None`, never a guess",
+                                                         _cached_price_falls_back),
+}
+COMPRESS_MUTANTS |= {
+    "the summary message with an extra key": (ONLY, _summary_with_a_name),
+    "the summary under a header line": (SUMMARY_MESSAGE, _summary_under_a_header),
+    "no user message: compressed anyway": (NO_USER, _no_question_compressed),
+    "a later user or system message joins the turn before": (OWN, _later_messages_join_a_turn),
+    "the head rebuilt from role and content": (HEAD, _head_rebuilt),
+    "the kept messages' text stripped": ("then the last `keep_last` turns, unchanged", _kept_stripped),
+    "the last user message taken as the question": (
+        "keep every message before the first user message (the system messages) and the first user "
+        "message (the question) at the start", _last_user_is_the_question),
 }
 
-# ------------------------------------------------------------------------ tests
+EXERCISES = {
+    "08.total_tokens": ((total_input_tokens, total_by_comb, cost.total_input_tokens), TOTAL_MUTANTS),
+    "08.call_cost": ((call_cost, cost_per_token), COST_MUTANTS),
+    "08.compress_messages": ((compress_messages, compress_copying), COMPRESS_MUTANTS),
+}
 
-(test_reference_passes, test_stub_is_not_attempted, test_wrong_solution_fails,
- test_every_rule_has_a_mutant_and_every_mutant_a_rule, test_each_rules_cases_exist,
- ) = checker_tests(EXERCISES, stub)
-
-
-def test_the_library_agrees_with_the_references() -> None:
-    from react_course.checks.lesson08.compress_messages import SUMMARY, conversation
-    from react_course.context import compress_messages as library
-    from react_course.cost import total_input_tokens as closed_form
-
-    assert all(closed_form(n, 300, 190) == total_input_tokens(n, 300, 190) for n in range(1, 30))
-    for keep in (1, 2, 3):
-        ours, _ = library(conversation(), lambda prompt, stop=None: SUMMARY, keep_last=keep)
-        theirs = compress_messages(conversation(), SUMMARY, keep)
-        assert ours[:2] + ours[3:] == theirs[:2] + theirs[3:]
-        assert ours[2]["role"] == "user" and ours[2]["content"].endswith(SUMMARY)
+(test_right_solutions_pass, test_stub_is_not_attempted, test_wrong_solution_fails_under_its_rule,
+ test_every_rule_has_a_mutant, test_each_rules_cases_exist) = exercise_tests(EXERCISES, stub)
 
 
-@pytest.mark.parametrize(("exercise", "name"), [(e, n) for e, (_, m) in EXERCISES.items() for n in m])
-def test_each_wrong_solution_is_caught_under_its_rule(exercise: str, name: str) -> None:
-    rule, wrong = EXERCISES[exercise][1][name]
-    assert caught_under(exercise, wrong, rule) == ""
-
+# ---------------------------------------------------------------- feedback: the fault found, its hint
 
 @pytest.mark.parametrize(("exercise", "name", "says"), [
     ("08.total_tokens", "a Decimal total, then int()", "28"),
     ("08.call_cost", "a reasoning model's hidden tokens billed again", "price.reasoning"),
+    ("08.call_cost", "a price of 0 read as unknown", "`rate is None`"),
     ("08.compress_messages", "keep_last=0 read as every turn", "turns[-0:]"),
-    ("08.compress_messages", "keep_last=0 keeps every turn", "must not raise")])
-def test_the_generated_failure_gets_the_hint_of_its_fault(exercise: str, name: str, says: str) -> None:
+    ("08.compress_messages", "keep_last=0 keeps every turn", "No user message"),
+    ("08.compress_messages", "the summary message with an extra key", "no other key"),
+    ("08.compress_messages", "a default list collects every result", "default list")])
+def test_a_failure_gets_the_hint_of_its_fault(exercise: str, name: str, says: str) -> None:
+    result = result_of(exercise, EXERCISES[exercise][1][name][1])
+    assert any(c.status == "failed" and says in c.hint for c in result.cases), result
+
+
+# ---------------------------------------------------------------- the library and the statement agree
+
+def test_the_library_compresses_as_the_statement_says() -> None:
+    """rc.context.compress_messages keeps what the exercise keeps; with no question it changes nothing."""
+    from react_course.checks.lesson08.compress_messages import SUMMARY, SYSTEM, TURNS, conversation
+
+    for keep in (0, 1, 2, 3):
+        ours, _ = context.compress_messages(conversation(), lambda prompt, stop=None: SUMMARY, keep_last=keep)
+        theirs = compress_messages(conversation(), SUMMARY, keep)
+        assert ours[:2] + ours[3:] == theirs[:2] + theirs[3:]
+        assert ours[2]["role"] == "user" and ours[2]["content"].endswith(SUMMARY)
+    no_question = [SYSTEM, *TURNS[2], *TURNS[0]]
+    shorter, _ = context.compress_messages(no_question, lambda prompt, stop=None: SUMMARY, keep_last=0)
+    assert shorter == no_question
+
+
+
+@pytest.mark.parametrize("exercise", list(EXERCISES))
+def test_the_hidden_cases_pass_the_notebooks_solution(exercise: str) -> None:
     from react_course.checks import check
 
-    result = check(exercise, EXERCISES[exercise][1][name][1])
-    generated = next(c for c in result.cases if c.name == "agrees with the answer key on generated inputs")
-    assert generated.status == "failed" and says in generated.hint, generated
-
-
-EDGES = {
-    "08.total_tokens": {"past 28 digits": lambda args: len(str(total_input_tokens(*args))) > 28,
-                        "no calls": lambda args: args[0] == 0},
-    "08.call_cost": {"a reasoning model with hidden tokens": lambda args: args[4].reasoning and args[3] > 0,
-                     "an unknown price": lambda args: None in (args[4].input, args[4].cached_input,
-                                                               args[4].output)},
-    "08.compress_messages": {"keep_last=0": lambda args: args[2] == 0,
-                             "no user message": lambda args: all(m["role"] != "user" for m in args[0])},
-}
-
-
-@pytest.mark.parametrize(("exercise", "edge"), [(e, n) for e, edges in EDGES.items() for n in edges])
-def test_the_generated_inputs_reach_every_edge(exercise: str, edge: str) -> None:
-    from react_course.checks import exercises
-    from react_course.checks.generated import COMPARISONS, generate
-
-    exercises("08")  # loads the lesson's checkers, which register the comparisons
-    assert any(EDGES[exercise][edge](args) for _, args in generate(COMPARISONS[exercise])), edge
+    result = check(exercise, EXERCISES[exercise][0][0], hidden=True)
+    assert result.status == "passed" and any(c.name.startswith("hidden case") for c in result.cases), result

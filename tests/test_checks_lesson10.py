@@ -1,14 +1,19 @@
-"""Lesson 10's checkers: the references pass, stubs are not attempted, plausible mistakes fail.
+"""Lesson 10's checkers, through the one helper (``mutation_suite.exercise_tests``).
 
-Each mutant names the rule of the statement it breaks, and every rule has at least one.
+Right solutions pass (the library's, and others the statements allow), stubs are "not
+attempted", and every wrong solution below fails under the rule of the statement it
+breaks, each run once. The last group are wrong solutions written from the statements
+alone, in the mistake classes the issue names.
 """
 
 import re
 
 import pytest
-from mutation_suite import caught_under, checker_tests
+from mutation_suite import exercise_tests, result_of
 
-from react_course.checks.lesson10 import keys
+from react_course.checks import check
+from react_course.checks.lesson10.citations import AROUND, AS_WRITTEN, DECIMAL, GAP, SPLIT, WHOLE
+from react_course.lessons import capstone
 
 
 def stub(*args, **kwargs):
@@ -90,7 +95,7 @@ CLAIM_MUTANTS = {
         lambda answer, obs: [
             s
             for s in re.split(SENTENCES, answer.strip())
-            if not re.search(r"\[\d+\]", s) or keys.uncited_claims(s, obs)
+            if not re.search(r"\[\d+\]", s) or capstone.uncited_claims(s, obs)
         ],
     ),
 }
@@ -128,62 +133,74 @@ PAGE_MUTANTS = {
                                           _pager(valid=lambda page, pages: 1 <= page <= pages + 1)),
 }
 
-EXERCISES = {
-    "10.uncited_claims": (keys.uncited_claims, CLAIM_MUTANTS),
-    "10.page_of": (keys.page_of, PAGE_MUTANTS),
+# ----------------------------- more wrong solutions, written from the statements alone (issue 27)
+
+def _floats(answer, observations):
+    """Numbers compared as floats: 25 taken as found in "25.0"."""
+    def found(n, text):
+        return float(n) in map(float, re.findall(NUMBER, text))
+
+    return _claims(found=found)(answer, observations)
+
+
+CLAIM_MUTANTS |= {
+    "sentences split with str.split('. ')": (GAP, _claims(split=lambda a: a.split(". "))),
+    "sentences end only at a full stop": (SPLIT, _claims(split=lambda a: re.split(r"(?<=\.)\s+", a.strip()))),
+    "a single white-space character between sentences": (
+        GAP, _claims(split=lambda a: re.split(r"(?<=[.!?])\s", a.strip()))),
+    "a full stop read as a decimal point": (
+        DECIMAL, _claims(numbers_of=lambda s: re.findall(r"\d+\.?\d*", re.sub(r"\[\d+\]", "", s)),
+                         found=lambda n, text: n in re.findall(r"\d+\.?\d*", text))),
+    "numbers compared as floats": (WHOLE, _floats),
+    "flagged sentences capitalised": (AS_WRITTEN, lambda answer, obs: [
+        s.capitalize() for s in capstone.uncited_claims(answer, obs)]),
+    "the answer not stripped": (AROUND, _claims(split=lambda a: re.split(SENTENCES, a))),
+    "citations cut from the flagged sentence": (
+        AS_WRITTEN, lambda answer, obs: [re.sub(r"\s*\[\d+\]", "", s)
+                                         for s in capstone.uncited_claims(answer, obs)]),
+}
+PAGE_MUTANTS |= {
+    "pages as len // size + 1": ("the number of pages needed",
+                                 _pager(pages_of=lambda n, size: n // size + 1)),
+    "a negative page accepted": ("A page outside 1 to pages",
+                                 _pager(valid=lambda page, pages: page <= pages)),
 }
 
-(
-    test_reference_passes,
-    test_stub_is_not_attempted,
-    test_wrong_solution_fails,
-    test_every_rule_has_a_mutant_and_every_mutant_a_rule,
-    test_each_rules_cases_exist,
-) = checker_tests(EXERCISES, stub)
+
+def uncited_by_words(answer, observations):
+    """Also right: the same patterns, written out with a loop over the sentences."""
+    flagged = []
+    for sentence in re.split(SENTENCES, answer.strip()):
+        steps = [int(n) for n in re.findall(r"\[(\d+)\]", sentence)]
+        texts = [observations[n] for n in steps if n in observations]
+        claims = re.findall(NUMBER, re.sub(r"\[\d+\]", "", sentence))
+        if any(all(n not in re.findall(NUMBER, t) for t in texts) for n in claims):
+            flagged.append(sentence)
+    return flagged
+
+
+EXERCISES = {
+    "10.uncited_claims": ((capstone.uncited_claims, _claims(), uncited_by_words), CLAIM_MUTANTS),
+    "10.page_of": ((capstone.page_of, _pager()), PAGE_MUTANTS),
+}
+
+(test_right_solutions_pass, test_stub_is_not_attempted, test_wrong_solution_fails_under_its_rule,
+ test_every_rule_has_a_mutant, test_each_rules_cases_exist) = exercise_tests(EXERCISES, stub)
 
 
 def test_the_hidden_cases_pass_the_key_and_catch_a_mutant():
-    from react_course.checks import check
-
-    for exercise, (key, _) in EXERCISES.items():
-        result = check(exercise, key, hidden=True)
+    for exercise, (rights, _) in EXERCISES.items():
+        result = check(exercise, rights[0], hidden=True)
         assert result.status == "passed" and any(c.name.startswith("hidden case") for c in result.cases)
     assert check("10.page_of", PAGE_MUTANTS["pages rounded down"][1], hidden=True).status == "failed"
 
 
-@pytest.mark.parametrize(("exercise", "name"), [(e, n) for e, (_, m) in EXERCISES.items() for n in m])
-def test_each_wrong_solution_is_caught_under_its_rule(exercise, name):
-    rule, wrong = EXERCISES[exercise][1][name]
-    assert caught_under(exercise, wrong, rule) == ""
-
-
-def test_the_generated_failure_gets_the_hint_of_its_fault():
-    from react_course.checks import check
-
-    result = check("10.uncited_claims", CLAIM_MUTANTS["sentences split at one space only"][1])
-    generated = next(c for c in result.cases if c.name == "the answer key on generated answers")
-    assert generated.status == "failed" and "line break" in generated.hint, generated
-
-
-EDGES = {
-    "10.uncited_claims": {
-        "a line break between sentences": lambda args: re.search(r"[.!?]\n", args[0]) is not None,
-        "several spaces or a tab between sentences": lambda args: re.search(r"[.!?](  |\t)", args[0])
-        is not None,
-        "a decimal in the answer": lambda args: re.search(r"\d\.\d", args[0]) is not None,
-        "a claim's number inside a decimal observation": lambda args: "62.5" in " ".join(args[1].values())
-        and re.search(r"(?<![\d.])62(?![\d.])", args[0]) is not None,
-        "a citation of a missing step": lambda args: "[4]" in args[0],
-    },
-    "10.page_of": {"a page past the end": lambda args: args[1] > max(1, -(-len(args[0]) // args[2])),
-                   "no rows": lambda args: not args[0], "page 0": lambda args: args[1] == 0},
-}
-
-
-@pytest.mark.parametrize(("exercise", "edge"), [(e, n) for e, edges in EDGES.items() for n in edges])
-def test_the_generated_inputs_reach_every_edge(exercise, edge):
-    from react_course.checks import exercises
-    from react_course.checks.generated import COMPARISONS, generate
-
-    exercises("10")  # loads the lesson's checkers, which register the comparisons
-    assert any(EDGES[exercise][edge](args) for _, args in generate(COMPARISONS[exercise])), edge
+@pytest.mark.parametrize(("exercise", "name", "says"), [
+    ("10.uncited_claims", "sentences split at one space only", "line break"),
+    ("10.uncited_claims", "whole numbers only in the answer", "3.9 is one number"),
+    ("10.uncited_claims", "a whole number found in a decimal", "62.5"),
+    ("10.uncited_claims", "the answer not stripped", "Strip the answer"),
+    ("10.page_of", "pages as len // size + 1", "round up")])
+def test_a_failure_gets_the_hint_of_its_fault(exercise, name, says):
+    result = result_of(exercise, EXERCISES[exercise][1][name][1])
+    assert any(c.status == "failed" and says in c.hint for c in result.cases), result

@@ -1,276 +1,280 @@
-"""Check 08.compress_messages: a shorter native conversation that an API still accepts.
+"""08.compress_messages as a spec: a shorter native conversation that an API still accepts.
 
-The conversation is an order-refund run in the Chat Completions shape, with
-turns of one and of two tool calls; the cases vary ``keep_last`` so that
-counting messages instead of turns cuts a tool result from its call.
+The key is built on the library's ``rc.context.split_turns``, which
+``rc.context.compress_messages`` uses too (that one also writes the summary with a model
+and returns its cost): the head up to the question, one summary message, the last whole
+turns. What is compared is what the student's function returned and whether it handed
+back or changed the list it was given (``observe``). The conversations are order-refund
+runs (``conversation.py``), with ``keep_last`` from 0 past the turns there are.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+import dataclasses
 from typing import Any
 
-from ...context import tool_pairs_intact
-from .. import exercise
-from ..framework import Case, describe
-from ..generated import Comparison, Draw, same_value
-from ..lesson05.faults import Diagnosed, Fault
+from ...context import split_turns, tool_pairs_intact
+from ..generated import same_value
+from ..plain import Opaque, Raised, is_plain
+from ..spec import GENERATED, Example, Fault, Rule, Spec, define
+from ..values import describe
+from .conversation import NOTE, QUESTION, SUMMARY, SYSTEM, TURNS, any_conversation, conversation
 
-GENERATED = "agrees with the answer key on generated inputs"
-RULES = {
-    "a system message later in the conversation is a turn like any other": (
-        "a later system message is a turn", GENERATED),
-    "A conversation with no user message": ("no user message: unchanged", GENERATED),
-    "keep every message before the first user message (the system messages) and the first user "
-    "message (the question) at the start": (
-        "the system message stays", "the question stays", "the question stays without a system message",
-        "two system messages stay"),
-    "then one user message holding the summary": ("the summary follows the question",),
-    "then the last `keep_last` turns, unchanged": ("keeps the last 2 turns", "keeps the last turn",
-                                                   "keep_last=0 keeps no turn", GENERATED),
-    "never separate them": ("a tool result keeps its call", "a turn with two tool calls stays whole",
-                            GENERATED),
-    "comes back unchanged (no summary)": ("a short conversation is unchanged",),
-    "Do not change the list you are given": ("the given list is not changed",),
-    "returns a new list": ("a new list, even when nothing changes", GENERATED),
-}
-
-SUMMARY = "Findings: order 5101 owes 60 INR; order 5102 owes 30 INR. Failed attempts: none."
-SYSTEM = {"role": "system", "content": "You answer questions about food orders with tools."}
-QUESTION = {"role": "user", "content": "What is the total refund owed for orders 5101 to 5104?"}
-
-
-def _calls(*ids: str) -> dict[str, Any]:
-    calls = [{"id": i, "type": "function",
-              "function": {"name": "order_record", "arguments": f'{{"order_id": "{i[-4:]}"}}'}}
-             for i in ids]
-    return {"role": "assistant", "content": None, "tool_calls": calls}
-
-
-def _result(call_id: str) -> dict[str, Any]:
-    return {"role": "tool", "tool_call_id": call_id, "content": f"Order {call_id[-4:]}: refund owed 30 INR."}
-
-
-TURNS = [
-    [_calls("call_5101"), _result("call_5101")],
-    [_calls("call_5102", "call_5103"), _result("call_5102"), _result("call_5103")],
-    [{"role": "assistant", "content": "I still need order 5104."}],
-    [_calls("call_5104", "call_6104"), _result("call_5104"), _result("call_6104")],
-]
-
-
-NOTE = {"role": "system", "content": "Refunds are in INR."}
-
-
-def conversation(system: bool = True, turns: int = len(TURNS), note: bool = False) -> list[dict[str, Any]]:
-    head = [SYSTEM, *([NOTE] if note else []), QUESTION] if system else [QUESTION]
-    return copy.deepcopy(head + [m for turn in TURNS[:turns] for m in turn])
-
-
-def _tail(keep: int) -> list[dict[str, Any]]:
-    return [m for turn in TURNS[len(TURNS) - keep:] for m in turn]
-
-
-def _run(function: Callable, messages: list, keep_last: int) -> Callable[[], Any]:
-    return lambda: function(copy.deepcopy(messages), SUMMARY, keep_last)
-
-
-def _part(start: int, stop: int | None, expected: list) -> Callable[[Any], bool | str]:
-    def test(got: Any) -> bool | str:
-        if not isinstance(got, list):
-            return f"return a list of messages, not {type(got).__name__}"
-        return got[start:stop] == expected or (f"messages [{start}:{'' if stop is None else stop}] should "
-                                              f"be {expected!r}, got {got[start:stop]!r}")
-    return test
-
-
-def _intact(got: Any) -> bool | str:
-    return (isinstance(got, list) and tool_pairs_intact(got)) or (
-        "a tool message lost its call, or a call its result: keep a turn whole")
-
-
-@exercise(
-    "08.compress_messages",
-    "a shorter conversation that keeps the question and every tool call with its result",
-    hints=(
-        "First group the messages after the question into turns: an assistant message with "
-        "tool_calls starts a turn, and the tool messages after it join that turn.",
-        "Then keep head + [summary message] + the messages of the last keep_last turns.",
-        "Build a new list; never del, pop or assign into the list you were given.",
-    ),
-    rules=RULES,
-)
-def compress_cases(compress_messages: Callable):
-    full = conversation()
-    given = "compress_messages(conversation(), SUMMARY, keep_last={})"
-    yield Case("the system message stays", _run(compress_messages, full, 2), test=_part(0, 1, [SYSTEM]),
-               given=given.format(2), hint="The system message is pinned first, as it was.")
-    yield Case("the question stays", _run(compress_messages, full, 2), test=_part(1, 2, [QUESTION]),
-               given=given.format(2),
-               hint="The question is never summarised: it stays right after the system message.")
-    yield Case("the question stays without a system message",
-               _run(compress_messages, conversation(system=False), 1), test=_part(0, 1, [QUESTION]),
-               given="compress_messages(conversation(system=False), SUMMARY, keep_last=1)",
-               hint="Without a system message the question comes first.")
-    yield Case("two system messages stay", _run(compress_messages, conversation(note=True), 1),
-               test=_part(0, 3, [SYSTEM, NOTE, QUESTION]),
-               given="compress_messages(conversation() with a second system message, SUMMARY, keep_last=1)",
-               hint="Keep everything up to and including the first user message, however many system "
-                    "messages come before it.")
-    yield Case("the summary follows the question", _run(compress_messages, full, 2),
-               test=_part(2, 3, [{"role": "user", "content": SUMMARY}]), given=given.format(2),
-               hint='One message, {"role": "user", "content": summary}, right after the question.')
-    yield Case("keeps the last 2 turns", _run(compress_messages, full, 2), test=_part(3, None, _tail(2)),
-               given=given.format(2), hint="Count turns, not messages: the last turn has three messages.")
-    yield Case("keeps the last turn", _run(compress_messages, full, 1), test=_part(3, None, _tail(1)),
-               given=given.format(1),
-               hint="keep_last=1 keeps the whole last turn: its call and both results.")
-    yield Case("keep_last=0 keeps no turn", _run(compress_messages, full, 0),
-               test=_part(3, None, []), given=given.format(0),
-               hint="turns[-0:] is every turn, not none: slice with turns[len(turns) - keep_last:].")
-    yield Case("a tool result keeps its call", _run(compress_messages, full, 1), test=_intact,
-               given=given.format(1),
-               hint="A tool message whose assistant message was summarised away is an API error.")
-    yield Case("a turn with two tool calls stays whole", _run(compress_messages, full, 3),
-               test=_part(3, None, _tail(3)), given=given.format(3),
-               hint="The second turn has one assistant message and two tool messages: keep all three.")
-    yield Case("a short conversation is unchanged", _run(compress_messages, conversation(turns=2), 2),
-               expected=conversation(turns=2),
-               given="compress_messages(conversation(turns=2), SUMMARY, keep_last=2)",
-               hint="With keep_last turns or fewer there is nothing to summarise: return them as they are.")
-    later = [SYSTEM, QUESTION, *TURNS[0], NOTE, *TURNS[2]]
-    yield Case("a later system message is a turn", _run(compress_messages, later, 2),
-               expected=[SYSTEM, QUESTION, {"role": "user", "content": SUMMARY}, NOTE, *TURNS[2]],
-               given="compress_messages([system, question, turn 1, a system note, turn 3], SUMMARY, 2)",
-               hint="Only what comes before the question is pinned; a system message after it is a turn.")
-    yield Case("no user message: unchanged", _run(compress_messages, [SYSTEM, *TURNS[2]], 0),
-               expected=[SYSTEM, *TURNS[2]], given="compress_messages([system, assistant], SUMMARY, 0)",
-               hint="Without a question there is nothing to pin and nothing to summarise.")
-    yield COMPARISON.case(compress_messages)
-    yield Case("a new list, even when nothing changes", lambda: _a_new_list(compress_messages),
-               test=lambda verdict: verdict, show=lambda _: "the list it was given",
-               given="messages = conversation(turns=2); "
-               "compress_messages(messages, SUMMARY, 2) is not messages",
-               hint="Return list(messages) when nothing changes: a caller who appends to the result "
-                    "must not change the conversation it passed in.")
-    yield Case("the given list is not changed", lambda: _unchanged(compress_messages), expected=True,
-               given="messages = conversation(); compress_messages(messages, SUMMARY, 1); "
-                     "messages == conversation()",
-               hint="Build and return a new list.")
-
-
-def _a_new_list(compress_messages: Callable) -> bool | str:
-    messages = conversation(turns=2)
-    got = compress_messages(messages, SUMMARY, 2)
-    return got is not messages or "the list you were given came back: return a new list (list(messages))"
-
-
-def _unchanged(compress_messages: Callable) -> bool:
-    messages = conversation()
-    compress_messages(messages, SUMMARY, 1)
-    return messages == conversation()
+GAVE_BACK, CHANGED = "returned the list it was given", "changed the list it was given"
 
 
 def key(messages: list[dict[str, Any]], summary: str, keep_last: int) -> list[dict[str, Any]]:
     """The answer key: the head up to the question, the summary, then the last whole turns."""
-    start = next((i + 1 for i, m in enumerate(messages) if m["role"] == "user"), None)
-    if start is None:
+    split = split_turns(messages, keep_last)
+    if split is None:
         return list(messages)
-    turns: list[list[dict[str, Any]]] = []
-    for message in messages[start:]:
-        if message["role"] == "tool" and turns:
-            turns[-1].append(message)
-        else:
-            turns.append([message])
-    if len(turns) <= keep_last:
-        return list(messages)
-    kept = [m for turn in turns[len(turns) - keep_last:] for m in turn]
-    return [*messages[:start], {"role": "user", "content": summary}, *kept]
+    head, _, kept = split
+    return [*head, {"role": "user", "content": summary}, *(m for turn in kept for m in turn)]
 
 
-def _turn(draw: Draw, number: int) -> list[dict[str, Any]]:
-    kind = draw.below(5)
-    if kind == 0:
-        ids = [f"call_{number}_{k}" for k in range(1 + draw.below(3))]
-        return [_calls(*ids), *(_result(i) for i in ids)]
-    return [draw.pick(({"role": "assistant", "content": f"Next: order {number}."},
-                       {"role": "user", "content": f"Und Bestellung {number}? ✓"}, NOTE,
-                       {"role": "assistant", "content": ""}))]
+def observe(function: Any, args: tuple) -> dict[str, Any]:
+    messages, summary, keep_last = args
+    before = copy.deepcopy(messages)
+    got = function(messages, summary, keep_last)
+    seen: dict[str, Any] = {"messages": got if is_plain(got) else Opaque(describe(got))}
+    return seen | ({GAVE_BACK: True} if got is messages else {}) | (
+        {CHANGED: True} if messages != before else {})
 
 
-def _inputs(draw: Draw) -> tuple:
-    head = draw.pick(([SYSTEM, QUESTION], [QUESTION], [SYSTEM, NOTE, QUESTION], [SYSTEM], []))
-    numbers = iter(range(5101, 5200))
-    turns = draw.many(lambda d: _turn(d, next(numbers)), 7)
-    messages = copy.deepcopy([*head, *(m for turn in turns for m in turn)])
-    return messages, draw.pick((SUMMARY, "", "Résumé : 2 commandes, ₹90.")), draw.pick((1, 0, 2, 3, 6))
+def _messages(value: Any) -> list:
+    return value["messages"] if isinstance(value, dict) and isinstance(value["messages"], list) else []
 
 
-def _compare(args: tuple, expected: list, got: Any) -> bool | str:
+def _roles(messages: list) -> list:
+    return [m.get("role") if isinstance(m, dict) else type(m).__name__ for m in messages]
+
+
+def compare(args: tuple, expected: dict, got: Any) -> bool | str:
     if same_value(expected, got):
         return True
-    if not isinstance(got, list):
-        return f"return a list of messages, not {type(got).__name__}"
-    roles = [m.get("role") if isinstance(m, dict) else m for m in got]
-    where = next((i for i, (a, b) in enumerate(zip(expected, got, strict=False)) if a != b),
-                 min(len(expected), len(got)))
-    return (f"{len(got)} messages (roles {roles}), expected {len(expected)} (roles "
-            f"{[m['role'] for m in expected]}); the first difference is message {where}")
+    if isinstance(got, Raised):
+        return False
+    if got.get(GAVE_BACK) or got.get(CHANGED):
+        return f"it {'returned' if got.get(GAVE_BACK) else 'changed'} the list it was given: build a new list"
+    want, have = expected["messages"], got["messages"]
+    if not isinstance(have, list):
+        return f"return a list of messages, not {have}"
+    where = next((i for i, (a, b) in enumerate(zip(want, have, strict=False)) if a != b),
+                 min(len(want), len(have)))
+    shown = describe(have[where], 160) if where < len(have) else "nothing"
+    return (f"{len(have)} messages (roles {_roles(have)}), expected {len(want)} (roles {_roles(want)}); "
+            f"the first difference is message {where}: {shown}")
 
 
-def _no_user(args: tuple, expected: Any, got: Any) -> bool:
-    return not any(m["role"] == "user" for m in args[0])
+def _show(args: tuple) -> str:
+    messages, summary, keep_last = args
+    return f"compress_messages({_roles(messages)} (the roles), {describe(summary, 60)}, {keep_last=})"
 
-
-def _later_system(args: tuple, expected: Any, got: Any) -> bool:
-    roles = [m["role"] for m in args[0]]
-    return "user" in roles and "system" in roles[roles.index("user"):]
-
-
-FAULTS = (
-    Fault("A conversation with no user message", "no user message", _no_user,
-          "No user message, no question to keep: return the messages unchanged, in a new list."),
-    Fault("then the last `keep_last` turns, unchanged", "keep_last=0",
-          lambda args, expected, got: args[2] == 0,
-          "keep_last=0 keeps no turn: turns[-0:] is every turn; slice with turns[len(turns) - keep_last:]."),
-    Fault("a system message later in the conversation is a turn like any other", "a later system message",
-          _later_system,
-          "Pin only what comes up to the first user message; a later system message is a turn."),
-    Fault("never separate them", "a turn with tool calls",
-          lambda args, expected, got: any(m["role"] == "tool" for m in args[0]),
-          "An assistant message with tool_calls and the tool messages after it are one turn: count "
-          "and keep them together."),
-)
 
 def _head(messages: list) -> list:
-    roles = [m.get("role") if isinstance(m, dict) else None for m in messages]
+    roles = _roles(messages)
     return messages[:roles.index("user") + 1] if "user" in roles else []
 
 
-def _short(args: tuple, expected: Any, got: Any) -> bool:
-    return expected == args[0] and got != expected
+def _no_user(args: tuple) -> bool:
+    return "user" not in _roles(args[0])
 
 
-FAULTS += (
-    Fault("comes back unchanged (no summary)", "a conversation short enough", _short,
-          "With keep_last turns or fewer after the question there is nothing to summarise: return "
-          "the messages unchanged (in a new list)."),
-    Fault("keep every message before the first user message (the system messages) and the first user "
-          "message (the question) at the start", "the head",
-          lambda args, expected, got: _head(got) != _head(expected),
-          "Keep every message up to and including the first user message, as it is, at the start."),
-    Fault("returns a new list", "messages from an earlier call",
-          lambda args, expected, got: len(got) > len(args[0]) + 1,
-          "More messages than the conversation holds: build a new list each call (a default list "
-          "argument keeps what earlier calls put in it)."),
+def _later_system(args: tuple) -> bool:
+    roles = _roles(args[0])
+    return "user" in roles and "system" in roles[roles.index("user"):]
+
+
+def _summarised(args: tuple) -> bool:
+    return split_turns(args[0], args[2]) is not None
+
+
+def _extra_key(args: tuple, expected: Any, got: Any) -> bool:
+    at = len(_head(args[0]))
+    have = _messages(got)[at:at + 1]
+    return _summarised(args) and bool(have) and isinstance(have[0], dict) and \
+        have[0].get("content") == args[1] and have[0].keys() > {"role", "content"}
+
+
+HEAD = ("keep every message before the first user message (the system messages) and the first user "
+        "message (the question) at the start")
+LATER = "a system message later in the conversation is a turn like any other"
+NO_USER, SUMMARY_MESSAGE = "A conversation with no user message", "then one user message holding the summary"
+ONLY, TAIL = "no other key", "then the last `keep_last` turns, unchanged"
+WHOLE, OWN = "never separate them", "Any other message is a turn of its own"
+SHORT, NEW = "comes back unchanged (no summary)", "returns a new list"
+KEEP = "Do not change the list you are given"
+
+
+def _on_a_result(found: Any) -> Any:
+    return lambda args, want, got: isinstance(got, dict) and found(args, want, got)
+
+
+def _summary_at(args: tuple, got: Any) -> int | None:
+    """Where the summary message, exactly as the statement writes it, is in what came back."""
+    messages = _messages(got)
+    return next((i for i, m in enumerate(messages) if m == {"role": "user", "content": args[1]}), None)
+
+
+def _pinned_too_much(args: tuple, want: Any, got: Any) -> bool:
+    at, h = _summary_at(args, got), len(_head(args[0]))
+    return at is not None and (at != h or _messages(got)[:h] != args[0][:h])
+
+
+def _later_pinned(args: tuple, want: Any, got: Any) -> bool:
+    """A later system message pinned before the summary, or not counted (nothing summarised)."""
+    at = _summary_at(args, got)
+    if not _later_system(args):
+        return False
+    if at is None:
+        return _messages(got) == args[0] and _summarised(args)
+    return _roles(_messages(got)[:at]).count("system") > _roles(_head(args[0])).count("system")
+
+
+def _head_changed(args: tuple, want: Any, got: Any) -> bool:
+    h = len(_head(args[0]))
+    have = _messages(got)[:h]
+    return _roles(have) == _roles(args[0][:h]) and have != args[0][:h]
+
+
+def _turns_at_assistants(messages: list, summary: str, keep_last: int) -> list:
+    """A wrong grouping: a turn starts only at an assistant message; anything else joins the one before."""
+    h = len(_head(messages))
+    turns: list[list] = []
+    for message in messages[h:]:
+        if message["role"] == "assistant" or not turns:
+            turns.append([message])
+        else:
+            turns[-1].append(message)
+    if not h or len(turns) <= keep_last:
+        return list(messages)
+    kept = (m for turn in turns[len(turns) - keep_last:] for m in turn)
+    return [*messages[:h], {"role": "user", "content": summary}, *kept]
+
+
+def _last_question(messages: list, summary: str, keep_last: int) -> list:
+    """A wrong head: the last user message taken as the question, and everything before it pinned."""
+    users = [i for i, m in enumerate(messages) if m["role"] == "user"]
+    last = users[-1] if users else 0
+    return [*messages[:last], *key(messages[last:], summary, keep_last)]
+
+
+FAULTS = (
+    Fault(KEEP, "Build and return a new list: never del, pop, insert or assign into the list you were "
+                "given.",
+          found=lambda args, want, got: bool(got.get(CHANGED))),
+    Fault(NEW, "The list you were given came back: return a new list (list(messages)), even when nothing "
+               "changes.", found=lambda args, want, got: bool(got.get(GAVE_BACK))),
+    Fault(NEW, "More messages than the conversation holds: build a new list each call (a default list "
+               "argument keeps what earlier calls put in it).",
+          found=lambda args, want, got: len(_messages(got)) > len(args[0]) + 1),
+    Fault(NO_USER, "No user message, no question to keep: return the messages unchanged, in a new list.",
+          found=lambda args, want, got: _no_user(args)),
+    Fault(ONLY, 'The summary message is exactly {"role": "user", "content": summary}: no other key.',
+          found=_extra_key),
+    Fault(HEAD, "Keep the head as it is: every key of the system messages and the question, not only "
+                "role and content.", found=_head_changed),
+    Fault(SHORT, "With keep_last turns or fewer after the question there is nothing to summarise: return "
+                 "the messages unchanged (in a new list).",
+          found=lambda args, want, got: not _summarised(args)),
+    Fault(LATER, "Pin only what comes up to the first user message; a later system message is a turn.",
+          found=_later_pinned),
+    Fault(HEAD, "Keep every message up to and including the first user message, as it is, at the start, "
+                "and put the summary right after it.", found=_pinned_too_much),
+    Fault(HEAD, "Only the first user message is the question; a later one is a turn like the others.",
+          like=_last_question),
+    Fault(SUMMARY_MESSAGE, 'Right after the question comes one message, {"role": "user", "content": '
+                           'summary}, the summary exactly as given.',
+          found=lambda args, want, got: _summary_at(args, got) is None),
+    Fault(OWN, "Only tool messages join the turn before; a later user or system message is a turn of its "
+               "own.",
+          like=_turns_at_assistants),
+    Fault(WHOLE, "An assistant message with tool_calls and the tool messages after it are one turn: count "
+                 "and keep them together.",
+          found=lambda args, want, got: not tool_pairs_intact(_messages(got)[len(_head(args[0])) + 1:])),
+    Fault(TAIL, "keep_last=0 keeps no turn: turns[-0:] is every turn; slice with "
+                "turns[len(turns) - keep_last:].",
+          found=lambda args, want, got: args[2] == 0),
+    Fault(TAIL, "Keep the last keep_last turns, whole and unchanged: count turns, not messages, from the "
+                "end.",
+          found=lambda args, want, got: True),
 )
 
-COMPARISON = Diagnosed(Comparison(
-    "08.compress_messages", key, _inputs, _compare,
-    lambda args: (f"compress_messages({describe([m['role'] for m in args[0]])} (the roles), "
-                  f"{args[1]!r}, keep_last={args[2]})"),
-    hint="Pin only what comes up to the first user message; group the rest into turns (tool messages "
-         "join the turn before); keep the last keep_last whole turns, all of them."), FAULTS,
-    raised="compress_messages must not raise: a conversation with no user message, or with keep_last "
-           "turns or fewer, comes back unchanged (in a new list).")
+# A raised error is recognised by no fault but the missing question's: elsewhere the failed case's
+# own hint and rules show.
+FAULTS = tuple(dataclasses.replace(f, found=_on_a_result(f.found)) if f.found and f.rule != NO_USER else f
+               for f in FAULTS)
+
+
+def _ex(name: str, messages: list, keep_last: int, hint: str) -> Example:
+    return Example(name, (messages, SUMMARY, keep_last), hint)
+
+
+EXAMPLES = (
+    _ex("keeps the last 2 turns", conversation(), 2,
+        "The system message and the question stay, then the summary, then the last two whole turns "
+        "(the last one has three messages)."),
+    _ex("keeps the last turn", conversation(), 1, "keep_last=1 keeps the whole last turn: its call and both "
+        "results."),
+    _ex("the question stays without a system message", conversation(system=False), 1,
+        "Without a system message the question comes first."),
+    _ex("two system messages stay", conversation(note=True), 1,
+        "Keep everything up to and including the first user message, however many system messages come "
+        "before it."),
+    _ex("keep_last=0 keeps no turn", conversation(), 0,
+        "turns[-0:] is every turn, not none: slice with turns[len(turns) - keep_last:]."),
+    _ex("a turn with two tool calls stays whole", conversation(), 3,
+        "The second turn has one assistant message and two tool messages: keep all three."),
+    _ex("a short conversation is unchanged", conversation(turns=2), 2,
+        "With keep_last turns or fewer there is nothing to summarise: return them as they are, in a new "
+        "list."),
+    _ex("a later system message is a turn", [SYSTEM, QUESTION, *TURNS[0], NOTE, *TURNS[2]], 2,
+        "Only what comes before the question is pinned; a system message after it is a turn."),
+    _ex("a follow-up question is a turn", [SYSTEM, QUESTION, *TURNS[0], {"role": "user", "content": "And "
+        "5102?"}, *TURNS[1]], 0, "Only the first user message is the question; a later one is a turn."),
+    _ex("no user message: unchanged", [SYSTEM, *TURNS[2], *TURNS[0]], 0,
+        "Without a question there is nothing to pin and nothing to summarise."),
+)
+
+HIDDEN = (
+    _ex("hidden case: a follow-up question is a turn", [QUESTION, *TURNS[0], {"role": "user", "content":
+        "And 5102?"}, *TURNS[1], *TURNS[2]], 1, "Only the first user message is the question."),
+    _ex("hidden case: keep more turns than there are", conversation(note=True), 9,
+        "Nothing to summarise: the conversation comes back unchanged, in a new list."),
+)
+
+
+RULES = (
+    Rule(LATER, ("a later system message is a turn", GENERATED), edge=_later_system),
+    Rule(NO_USER, ("no user message: unchanged", GENERATED),
+         edge=lambda a: _no_user(a) and len(a[0]) > a[2]),
+    Rule(HEAD, ("keeps the last 2 turns", "the question stays without a system message",
+                "two system messages stay", "a follow-up question is a turn"),
+         edge=lambda a: _summarised(a) and len(_head(a[0])) > 2),
+    Rule(SUMMARY_MESSAGE, ("keeps the last 2 turns",), edge=_summarised),
+    Rule(ONLY, ("keeps the last 2 turns", GENERATED), edge=_summarised),
+    Rule(TAIL, ("keeps the last 2 turns", "keeps the last turn", "keep_last=0 keeps no turn", GENERATED),
+         edge=lambda a: _summarised(a) and a[2] == 0),
+    Rule(OWN, ("a later system message is a turn", "a follow-up question is a turn", GENERATED),
+         edge=lambda a: _summarised(a) and "user" in _roles(a[0])[len(_head(a[0])):]),
+    Rule(WHOLE, ("keeps the last turn", "a turn with two tool calls stays whole", GENERATED),
+         edge=lambda a: _summarised(a) and any(len(turn) > 2 for turn in split_turns(a[0], a[2])[2])),
+    Rule(SHORT, ("a short conversation is unchanged",),
+         edge=lambda a: not _summarised(a) and a[2] > 0 and split_turns(a[0], a[2] - 1) is not None),
+    Rule(KEEP, ("keeps the last turn", GENERATED)),
+    Rule(NEW, ("a short conversation is unchanged", GENERATED), edge=lambda a: not _summarised(a)),
+)
+
+SPEC = define(Spec(
+    "08.compress_messages",
+    "a shorter conversation that keeps the question and every tool call with its result",
+    "compress_messages", key, EXAMPLES, any_conversation, RULES, faults=FAULTS, hidden=HIDDEN,
+    observe=observe, compare=compare, show=_show,
+    hints=("First group the messages after the question into turns: an assistant message with tool_calls "
+           "starts a turn, and the tool messages after it join that turn.",
+           "Then keep head + [summary message] + the messages of the last keep_last turns.",
+           "Build a new list; never del, pop or assign into the list you were given."),
+    generated_hint="Pin only what comes up to the first user message; group the rest into turns (tool "
+                   "messages join the turn before); keep the last keep_last whole turns, all of them."))
+__all__ = ["SPEC", "SUMMARY", "conversation", "key"]  # the notebook imports SUMMARY, conversation

@@ -1,31 +1,30 @@
-"""Check 10.page_of: a table tool answers with a summary and one page, not every row.
+"""10.page_of as a spec: a table tool answers with a summary and one page, not every row.
 
-The mistakes this catches: pages counted by rounding down (the last, short
-page disappears), pages counted from 0, a "More" line on the last page, and a
-page out of range answered with an empty page instead of the valid range.
+The key is the library's ``capstone.page_of``. The mistakes this catches: pages counted by
+rounding down or by ``len // size + 1`` (the last, short page disappears, or an empty one
+appears), pages counted from 0, a "More" line on the last page, and a page out of range
+(0, negative, one past the end) answered with an empty page instead of the valid range.
+The generated tables run from no rows to a dozen, sizes from 1 past the number of rows,
+rows of any text (spaces, an empty row, other scripts).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+import random
 
-from .. import exercise, hidden_cases
-from ..framework import Case
-from ..generated import Comparison, Draw, call_text, same_value
-from ..lesson05.faults import Diagnosed, Fault
-from . import keys
+from ...lessons.capstone import page_of
+from ..generated import Draw
+from ..spec import GENERATED, Example, Fault, Rule, Spec, define
 
 ROWS = [f"order {n}" for n in range(1, 6)]
+PAGES = "the number of pages needed"
+OUTSIDE = "A page outside 1 to pages"
+TEXTS = ("order 5101: delivered", "", "Bestellung 7 ✓", "  spaced  ", "订单 12", "More: page 9.")
 
 
-def _table(draw: Draw) -> tuple:
-    """Up to nine rows, a page from -1 to 10 (some out of range), one to ten rows a page."""
-    return [f"row {n}" for n in range(draw.integer(0, 9))], draw.integer(-1, 10), draw.integer(1, 10)
-
-
-def _compare(args: tuple, expected: str, got: object) -> bool:
-    return same_value(expected, got)
+def _pages(args: tuple) -> int:
+    return max(1, -(-len(args[0]) // args[2]))
 
 
 def _first_line(text: object) -> str:
@@ -33,93 +32,70 @@ def _first_line(text: object) -> str:
 
 
 FAULTS = (
-    Fault("A page outside 1 to pages", "a page outside 1 to pages",
-          lambda args, expected, got: expected.startswith("No page") != str(got).startswith("No page"),
-          "Check the page against 1..pages before anything else; outside it, return only "
-          "'No page {page}: pages 1 to {pages}.'"),
-    Fault("the number of pages needed", "the number of pages",
-          lambda args, expected, got: _first_line(expected) != _first_line(got),
-          "pages = max(1, ceil(len(rows) / size)): round up, and no rows is still one page."),
-    Fault("the last page has no such line", "the More line",
-          lambda args, expected, got: ("More:" in expected) != ("More:" in str(got)),
-          "Add 'More: page {page + 1}.' only when page < pages."),
-    Fault("page 1 holds rows 1 to size", "the rows of the page",
-          lambda args, expected, got: expected.splitlines()[1:] != str(got).splitlines()[1:],
-          "Page p holds rows[(p - 1) * size : p * size], one a line, joined with '\\n'."),
+    Fault("at least 1", "No rows is still one page: max(1, ...).",
+          found=lambda args, want, got: not args[0] and ("of 0." in str(got) or "to 0." in str(got))),
+    Fault(OUTSIDE, "Check the page against 1..pages before anything else; outside it, return only "
+                   "'No page {page}: pages 1 to {pages}.'",
+          found=lambda args, want, got: want.startswith("No page") != str(got).startswith("No page")),
+    Fault(PAGES, "pages = max(1, ceil(len(rows) / size)): round up; a full last page needs no extra page.",
+          found=lambda args, want, got: _first_line(want) != _first_line(got)),
+    Fault("the last page has no such line", "Add 'More: page {page + 1}.' only when page < pages.",
+          found=lambda args, want, got: want.endswith(f"More: page {args[1] + 1}.")
+          != str(got).endswith(f"More: page {args[1] + 1}.")),
+    Fault("one a line", "One row a line: join the page's rows with '\\n', each on its own line.",
+          found=lambda args, want, got: str(got).count("\n") != want.count("\n")),
+    Fault("page 1 holds rows 1 to size", "Page p holds rows[(p - 1) * size : p * size], one a line.",
+          found=lambda args, want, got: want.splitlines()[1:] != str(got).splitlines()[1:]),
 )
-RAISED = "page_of must not raise: a page outside 1 to pages gets the 'No page' line."
-COMPARISON = Diagnosed(Comparison(
-    "10.page_of", keys.page_of, _table, _compare, call_text("page_of"),
-    hint="Compare your text with the expected one line by line.", name="the answer key on generated tables"),
-    FAULTS, RAISED)
-HIDDEN = Diagnosed(dataclasses.replace(COMPARISON.plain, name="hidden case: more generated inputs",
-                                       count=400, seed=1020), FAULTS, RAISED, keep=False)
+
+# An error raised, or a value that is no text, is recognised by no fault: the case's own hint shows.
+FAULTS = tuple(dataclasses.replace(f, found=lambda a, want, got, found=f.found: isinstance(got, str)
+                                   and found(a, want, got)) for f in FAULTS)
 
 
-@exercise(
-    "10.page_of",
-    "a summary line and one page of rows",
-    hints=(
-        "pages = max(1, ceil(len(rows) / size)); check the page against 1..pages first.",
-        "Page p holds rows[(p - 1) * size : p * size]; add the More line only when p < pages.",
-    ),
-    rules={
-        "the number of pages needed": ("five rows, two a page", "the answer key on generated tables"),
-        "at least 1": ("no rows",),
-        "page 1 holds rows 1 to size": ("the first page",),
-        "one a line": ("the first page",),
-        "the last page has no such line": ("the last page",),
-        "A page outside 1 to pages": ("page 0", "a page past the end"),
-    },
+def _ex(name: str, rows: list, page: int, size: int, hint: str) -> Example:
+    return Example(name, (rows, page, size), hint)
+
+
+EXAMPLES = (
+    _ex("the first page", ROWS, 1, 2, "Page 1 holds the first `size` rows, one a line, then the More line."),
+    _ex("five rows, two a page", ROWS, 2, 2, "Five rows at two a page need three pages: round up."),
+    _ex("the last page", ROWS, 3, 2, "The last page is short, and says nothing about more."),
+    _ex("a full last page", ROWS[:4], 2, 2, "Four rows at two a page fill two pages: no third, empty one."),
+    _ex("no rows", [], 1, 3, "No rows is one empty page, not zero pages."),
+    _ex("page 0", ROWS, 0, 2, "Pages count from 1."),
+    _ex("a page past the end", ROWS, 4, 2, "Say which pages exist rather than answer with an empty page."),
 )
-def page_of_cases(page_of: Callable):
-    def case(name, rows, page, size, want, hint):
-        return Case(
-            name,
-            lambda: page_of(rows, page, size),
-            expected=want,
-            given=f"page_of({rows!r}, {page!r}, {size!r})",
-            hint=hint,
-        )
-
-    yield case(
-        "the first page",
-        ROWS,
-        1,
-        2,
-        "5 rows; page 1 of 3.\norder 1\norder 2\nMore: page 2.",
-        "Page 1 holds the first `size` rows, one a line, then the More line.",
-    )
-    yield case(
-        "five rows, two a page",
-        ROWS,
-        2,
-        2,
-        "5 rows; page 2 of 3.\norder 3\norder 4\nMore: page 3.",
-        "Five rows at two a page need three pages: round up.",
-    )
-    yield case(
-        "the last page",
-        ROWS,
-        3,
-        2,
-        "5 rows; page 3 of 3.\norder 5",
-        "The last page is short, and says nothing about more.",
-    )
-    yield case("no rows", [], 1, 3, "0 rows; page 1 of 1.", "No rows is one empty page, not zero pages.")
-    yield case("page 0", ROWS, 0, 2, "No page 0: pages 1 to 3.", "Pages count from 1.")
-    yield case(
-        "a page past the end",
-        ROWS,
-        4,
-        2,
-        "No page 4: pages 1 to 3.",
-        "Say which pages exist rather than answer with an empty page.",
-    )
-    yield COMPARISON.case(page_of)
 
 
-@hidden_cases("10.page_of")
-def page_of_hidden(page_of: Callable):
-    """For grading: another seed's inputs, which the notebook never shows."""
-    yield HIDDEN.case(page_of)
+def _table(draw: Draw) -> tuple:
+    """Up to a dozen rows, one to thirteen a page, and a page at every edge (first, last, 0, -1, past
+    the end) or anywhere from -1 to 14."""
+    rows = [draw.pick((f"row {n}", *TEXTS)) for n in range(draw.integer(0, 12))]
+    size = draw.integer(1, 13)
+    pages = max(1, -(-len(rows) // size))
+    return rows, draw.pick((1, pages, draw.integer(-1, 14), pages + 1, 0, -1)), size
+
+
+HIDDEN = tuple(Example(f"hidden case {n}", _table(Draw(random.Random(f"10.page_of:{n}"))),
+                       "Round the pages up, check the page first, More only before the last page.")
+               for n in range(1, 13))
+
+RULES = (
+    Rule(PAGES, ("five rows, two a page", "a full last page", GENERATED),
+         edge=lambda a: bool(a[0]) and len(a[0]) % a[2] == 0 and a[1] == _pages(a) > 1),
+    Rule("at least 1", ("no rows",), edge=lambda a: not a[0] and a[1] == 1),
+    Rule("page 1 holds rows 1 to size", ("the first page",), edge=lambda a: 1 < a[1] <= _pages(a)),
+    Rule("one a line", ("the first page",), edge=lambda a: a[2] > 1 and a[1] == 1 and len(a[0]) > 1),
+    Rule("the last page has no such line", ("the last page",), edge=lambda a: a[1] == _pages(a) > 1),
+    Rule(OUTSIDE, ("page 0", "a page past the end", GENERATED),
+         edge=lambda a: a[1] in (0, -1, _pages(a) + 1)),
+)
+
+SPEC = define(Spec(
+    "10.page_of", "a summary line and one page of rows", "page_of", page_of, EXAMPLES, _table, RULES,
+    faults=FAULTS, hidden=HIDDEN,
+    hints=("pages = max(1, ceil(len(rows) / size)); check the page against 1..pages first.",
+           "Page p holds rows[(p - 1) * size : p * size]; add the More line only when p < pages."),
+    generated_hint="Compare your text with the expected one line by line."))
+__all__ = ["SPEC"]
