@@ -63,10 +63,6 @@ def _gap(args: tuple) -> bool:
     return bool(re.search(r"[.!?](?: {2,}|[\t\n])", args[0].strip()))
 
 
-def _decimal(args: tuple) -> bool:
-    return any("." in n for n in NUMBER.findall(args[0] + " ".join(_texts(args))))
-
-
 def _missing(args: tuple) -> bool:
     return any(int(n) not in dict(args[1]) for n in CITATION.findall(args[0]))
 
