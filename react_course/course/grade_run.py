@@ -175,7 +175,8 @@ def run(job: dict) -> dict:
     for attempt in range(RETRIES + 1):
         scratch, sockets = fresh_folders(job, attempt)
         notebook, state = prepared(source, job, nonce, skipped, scratch), {"cell": 0}
-        asker, grading = Asker(nonce, job.get("trusted", {}), names), len(notebook.cells) - 1
+        asker = Asker(nonce, job.get("trusted", {}), names, frozenset(job.get("specs", ())))
+        grading = len(notebook.cells) - 1
         try:
             execute(notebook, job, state, scratch, sockets, asker)
             break

@@ -13,8 +13,8 @@ The grader (``grade_run.py``) adds two cells to every submission it executes:
   with its hidden cases on the object the notebook defined, and prints the results
   as one line that starts with ``nonce`` (a random word the student's code never saw).
 
-and ``answers(nonce, questions)``: the student's answers to the grader's inputs, as
-plain data, for the exercises the grader compares in its own process (``trusted.py``).
+The student's answers to the grader's inputs, for the exercises the grader compares in
+its own process, are ``kernel_answers.answers``.
 
 The hook's folders and its re-entry flag live in a closure (``make_hook``), the flag
 per thread: no cell can switch it off, and a second thread is checked while the
@@ -264,44 +264,3 @@ def check_title(exercise_id: str) -> str:
     from react_course.checks import _lookup
 
     return _lookup(exercise_id).title
-
-
-def answers(nonce: str, questions: str) -> None:
-    """Call the notebook's functions on the grader's inputs; print the answers as plain data.
-
-    ``questions`` is JSON: ``[[exercise id, name, [input, ...]], ...]``, each input
-    ``plain.encode([args, kwargs])``. Each answer is ``{"value": ...}``, or says that
-    the call raised, ran out of time, was a stub, or returned something that is not
-    plain data. The grader compares them with the key in its own process.
-    """
-    from react_course.checks.timing import run_limited
-    from react_course.course import plain
-
-    namespace, replies = sys._getframe(1).f_globals, {}
-    for exercise_id, name, keys in json.loads(questions):
-        function, found = namespace.get(name), {}
-        for key in keys:
-            if not callable(function):
-                found[key] = {"missing": name}
-                continue
-            args, kwargs = plain.decode(json.loads(key))
-            outcome = run_limited(lambda f=function, a=args, k=kwargs: f(*a, **k), ANSWER_SECONDS)
-            found[key] = _reply(outcome, plain)
-        replies[exercise_id] = found
-    print(nonce + json.dumps({"answers": replies}), flush=True)
-
-
-ANSWER_SECONDS = 3.0  # per call, as a check's case allows
-
-
-def _reply(outcome: Any, plain: Any) -> dict:
-    if outcome.timed_out:
-        return {"timeout": ANSWER_SECONDS}
-    if isinstance(outcome.error, NotImplementedError):
-        return {"not_attempted": str(outcome.error)[:300]}
-    if outcome.error is not None:
-        return {"raised": [type(outcome.error).__name__, str(outcome.error)[:300]]}
-    try:
-        return {"value": plain.encode(outcome.value)}
-    except plain.NotPlain as error:
-        return {"not_plain": str(error)}
