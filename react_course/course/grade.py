@@ -132,6 +132,7 @@ def grade_folder(folder: str | Path | None, out: str | Path = "grades.csv", *, l
 
 def _grade_all(subs: list[submissions.Submission], handouts: dict[str, submissions.Handout],
                forbidden: list[Path], limits: Limits, box: sandbox.Sandbox, progress: bool) -> list[Grade]:
+    _compiled()
     for handout in handouts.values():  # here, not in the workers: a check redirects sys.stdout
         for exercise_id, _ in handout.wanted:  # while it runs, which threads would tangle
             registry.maximum(exercise_id)
@@ -155,6 +156,18 @@ def _grade_all(subs: list[submissions.Submission], handouts: dict[str, submissio
         grades = list(pool.map(one, subs))
     bar.done()
     return grades
+
+
+def _compiled() -> None:
+    """Byte-compile the course's package once, here: every kernel runs with
+    ``PYTHONDONTWRITEBYTECODE`` and a read-only course, so in a fresh checkout each of them
+    would compile every module it imports again."""
+    import compileall
+
+    try:
+        compileall.compile_dir(Path(__file__).resolve().parents[1], quiet=2, workers=1)
+    except OSError:  # a read-only install: its modules were compiled when it was installed
+        pass
 
 
 def _grade_one(sub: submissions.Submission, handouts: dict[str, submissions.Handout],
@@ -194,11 +207,12 @@ def _run_isolated(sub: submissions.Submission, handout: submissions.Handout, for
         private.mkdir()
         notebook = private / intake.safe_name(sub.path.name)
         shutil.copyfile(sub.path, notebook, follow_symlinks=False)
+        specs = [e for e, _ in handout.wanted if limits.trusted and trusted_spec.inputs(e)]
         job = {"notebook": str(notebook), "work": str(work), "out": str(private / "out.json"),
                "forbidden": [*map(str, forbidden), str(private)], "hidden": [*map(str, forbidden)],
                "wanted": [list(w) for w in handout.wanted], "sandbox": bool(box.kind), "uid": uid,
                "trusted": trusted_plan(handout) if limits.trusted else {},
-               "specs": [e for e, _ in handout.wanted if limits.trusted and trusted_spec.inputs(e)],
+               "specs": specs, "expected": {e: trusted_spec.expected_values(e) for e in specs},
                "course": str(submissions.course_root()), "memory_mb": limits.memory_mb,
                "cell_timeout": limits.cell_timeout, "check_timeout": limits.check_timeout,
                "kernel": limits.kernel}

@@ -72,6 +72,23 @@ def inputs(exercise_id: str) -> tuple[str, ...] | None:
     return tuple(replayed.missing)
 
 
+@functools.cache
+def expected_values(exercise_id: str) -> dict[str, Any]:
+    """The key's value on each planned input, as plain data: the grader computes them once and
+    hands them to every grading process in its job file (``known_expected`` reads them)."""
+    inputs(exercise_id)
+    try:
+        return {key: to_plain(value) for key, value in _EXPECTED.get(exercise_id, {}).items()}
+    except TypeError:  # a key's value that is not plain: each process computes its own
+        return {}
+
+
+def known_expected(values: dict[str, dict[str, Any]]) -> None:
+    """Take the key's values the grader computed (``expected_values``), per exercise."""
+    for exercise_id, known in values.items():
+        _EXPECTED.setdefault(exercise_id, {}).update({k: from_plain(v) for k, v in known.items()})
+
+
 def replay(exercise_id: str, answers: dict[str, dict], asked: set[str],
            last: bool = False) -> tuple[CheckResult, list[str]]:
     """The check judged on the kernel's ``answers``; the shrink's inputs still to ask.
