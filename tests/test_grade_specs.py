@@ -27,7 +27,7 @@ exercises()  # every lesson's specs registered
 
 def kernel_reply(exercise_id: str, function: Callable[..., Any], keys: list[str]) -> dict:
     """What the grading kernel prints for one exercise, read back from JSON."""
-    found = kernel_answers._answer_all(exercise_id, function, keys, kernel_answers._spec_call)
+    found = kernel_answers._answer_all(exercise_id, function, keys, kernel_answers._spec_call, 60.0)
     return json.loads(json.dumps(found))
 
 

@@ -33,8 +33,8 @@ class Asker:
     """
 
     def __init__(self, nonce: str, plan: dict[str, list[str]], names: dict[str, str],
-                 specs: frozenset[str] = frozenset()) -> None:
-        self.nonce, self.names, self.specs = nonce, names, specs
+                 specs: frozenset[str] = frozenset(), seconds: float = 120.0) -> None:
+        self.nonce, self.names, self.specs, self.seconds = nonce, names, specs, seconds
         self.pending = {e: list(keys) for e, keys in plan.items()}
         self.answers: dict[str, dict[str, dict]] = {e: {} for e in plan}
         self.asked: dict[str, set[str]] = {e: set() for e in plan}
@@ -51,11 +51,11 @@ class Asker:
         if not self.pending:
             return None
         self.rounds += 1
-        questions = []
+        questions, share = [], 0.8 * self.seconds / len(self.pending)  # of the cell's time-out
         for e, keys in self.pending.items():
             self.asked[e].update(keys)
             self.asked_rounds[e] += 1
-            questions.append([e, self.names[e], keys, "spec" if e in self.specs else "recorded"])
+            questions.append([e, self.names[e], keys, "spec" if e in self.specs else "recorded", share])
         cell = nbformat.v4.new_code_cell(trusted.ask_cell(self.nonce, questions))
         cell.metadata["grader"] = True
         return cell

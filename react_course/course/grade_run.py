@@ -40,13 +40,41 @@ GUARD = "react_course.course.kernel_guard"
 
 def main(job_path: str) -> int:
     skip_slow_imports()
+    adopt_orphans()
     job = json.loads(Path(job_path).read_text(encoding="utf-8"))
     from . import trusted_spec
 
     trusted_spec.known_expected(job.get("expected", {}))
-    result = run(job)
-    Path(job["out"]).write_text(json.dumps(result), encoding="utf-8")
+    try:
+        result = run(job)
+        Path(job["out"]).write_text(json.dumps(result), encoding="utf-8")
+    finally:
+        end_descendants()
     return 0
+
+
+def adopt_orphans() -> None:
+    """On Linux, become the "subreaper" of all this process starts: a daemon the kernel leaves
+    behind (a double fork, ``setsid``) is then this process's child, not init's, and
+    ``end_descendants`` ends it. In the sandbox the kernel's pid namespace does the same."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(36, 1)  # 36: PR_SET_CHILD_SUBREAPER
+        except (OSError, AttributeError):
+            pass
+
+
+def end_descendants() -> None:
+    """Kill every process still below this one (the kernel is shut down by now)."""
+    try:
+        import psutil
+
+        for child in psutil.Process().children(recursive=True):
+            child.kill()
+    except Exception:  # psutil missing, or the process just ended
+        pass
 
 
 def skip_slow_imports() -> None:
@@ -187,7 +215,8 @@ def run(job: dict) -> dict:
     for attempt in range(RETRIES + 1):
         scratch, sockets = fresh_folders(job, attempt)
         notebook, state = prepared(source, job, nonce, skipped, scratch), {"cell": 0}
-        asker = Asker(nonce, job.get("trusted", {}), names, frozenset(job.get("specs", ())))
+        asker = Asker(nonce, job.get("trusted", {}), names, frozenset(job.get("specs", ())),
+                      job["check_timeout"])
         grading = len(notebook.cells) - 1
         try:
             execute(notebook, job, state, scratch, sockets, asker)

@@ -14,7 +14,8 @@ An answer is ``{"value": ...}`` only when it is JSON's own types all the way dow
 subclass of ``str`` whose ``__eq__`` always agrees is not); else it says that the call
 ran out of time, was a stub, or gave something that is not plain data. Nothing here
 judges: the comparison with the key is the grader's. Each exercise's calls share a time
-budget, so a slow function costs its exercise, never the whole submission.
+budget (within its share of the cell's time-out), so a slow function costs its exercise,
+never the whole submission.
 """
 
 from __future__ import annotations
@@ -32,25 +33,27 @@ _JSON = (type(None), bool, int, float, str)
 def answers(nonce: str, questions: str) -> None:
     """Call the notebook's functions on the grader's inputs; print the answers as plain data.
 
-    ``questions`` is JSON: ``[[exercise id, name, [input, ...], kind], ...]``.
+    ``questions`` is JSON: ``[[exercise id, name, [input, ...], kind, seconds], ...]``, where
+    ``seconds`` is the exercise's share of the cell's time-out (the grader's).
     """
     namespace, replies = sys._getframe(1).f_globals, {}
-    for exercise_id, name, keys, *kind in json.loads(questions):
+    for exercise_id, name, keys, kind, seconds in json.loads(questions):
         function = namespace.get(name)
         if not callable(function):
             replies[exercise_id] = {key: {"missing": name} for key in keys}
             continue
-        ask = _spec_call if kind == ["spec"] else _recorded_call
-        replies[exercise_id] = _answer_all(exercise_id, function, keys, ask)
+        ask = _spec_call if kind == "spec" else _recorded_call
+        replies[exercise_id] = _answer_all(exercise_id, function, keys, ask, float(seconds))
     print(nonce + json.dumps({"answers": replies}), flush=True)
 
 
-def _answer_all(exercise_id: str, function: Any, keys: list[str], ask: Any) -> dict[str, dict]:
+def _answer_all(exercise_id: str, function: Any, keys: list[str], ask: Any,
+                seconds: float = 60.0) -> dict[str, dict]:
     from react_course.checks.spec import SPECS
     from react_course.checks.timing import run_limited
 
     spec = SPECS.get(exercise_id)
-    deadline = time.monotonic() + BUDGET * (spec.time_limit if spec else 6.0)
+    deadline = time.monotonic() + min(seconds, BUDGET * (spec.time_limit if spec else 6.0))
     found = {}
     for key in keys:
         left = deadline - time.monotonic()

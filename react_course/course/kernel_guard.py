@@ -4,7 +4,7 @@ The grader (``grade_run.py``) adds two cells to every submission it executes:
 
 - first, ``install(scratch, forbidden)``: an audit hook (``sys.addaudithook``, which
   Python code cannot remove) refuses writes outside the submission's scratch folder,
-  reads of the instructor's folders (``solutions/``, the other submissions), sockets
+  reads and listings of the instructor's folders (``solutions/``, the other submissions), sockets
   beyond this machine, and new processes other than the course's own tool server;
   then a snapshot of the checkers' modules and classes;
 - last, ``grade(nonce, wanted)``: puts back whatever the student's code
@@ -120,6 +120,9 @@ def _judge_event(event: str, args: tuple, writable: tuple[str, ...], forbidden: 
                 path = _real(args[index])
                 if not _inside(path, writable):
                     raise PermissionError(f"the grader does not let a submission change {path}")
+    elif event in ("os.listdir", "os.scandir") and isinstance(args[0], str | bytes):
+        if _inside(_real(args[0]), forbidden):  # classmates' names are in the submissions folder
+            raise PermissionError(f"the grader does not let a submission list {_real(args[0])}")
     elif event == "ctypes.dlsym" and not _python_symbol(args[-1]):
         raise PermissionError(f"the grader does not let a submission call C functions ({args[-1]!r})")
     elif event == "os.kill" and not _own_process(args[0]):

@@ -67,9 +67,9 @@ def inputs(exercise_id: str) -> tuple[str, ...] | None:
     replayed = _Replayed.of(spec_of(exercise_id), {}, set())
     try:
         _run(exercise_id, replayed)
-    except TypeError:  # an input that is not plain data: checked in the kernel
+    except Exception:  # a check that cannot run here: checked in the kernel
         return None
-    return tuple(replayed.missing)
+    return None if replayed.refused or not replayed.missing else tuple(replayed.missing)
 
 
 @functools.cache
@@ -127,14 +127,18 @@ class _Replayed(Spec):
 
         made = cls(**{f.name: getattr(spec, f.name) for f in dataclasses.fields(spec) if f.init
                       and f.name != "time_limit"}, time_limit=REPLAY_LIMIT)
-        for name, value in (("answers", answers), ("asked", asked), ("missing", {})):
+        for name, value in (("answers", answers), ("asked", asked), ("missing", {}), ("refused", [])):
             object.__setattr__(made, name, value)
         return made
 
     def value(self, function: Any, args: tuple) -> Any:
         if function is not self.STUDENT:
             return super().value(function, args)
-        key = key_of(args)
+        try:
+            key = key_of(args)
+        except TypeError:  # an input that is not plain data: this spec is checked in the kernel
+            self.refused.append(type(args).__name__)
+            raise
         if key in self.answers:
             return answer(self.answers[key])
         if key in self.asked:  # asked and not answered: a wrong answer
