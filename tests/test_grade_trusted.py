@@ -6,8 +6,9 @@ only answering with plain data (``trusted_spec.py``); 09's exercises, which have
 yet, through the recording stand-in (``trusted.py``); 07.what_remains in the kernel. The
 solutions score full marks, the handouts nothing, and three hostile notebooks no more than
 their honest grade: an answer whose ``__eq__`` always agrees (09, and 07's tool-calling
-loop), and IPython hooks that read the nonce from the grader's cells and print forged
-answer and result lines before and after them. ``test_grade_specs.py`` holds the grader's
+loop), a spec's ``observe`` patched in the kernel to hide a broken rule, and IPython hooks
+that read the nonce from the grader's cells and print forged answer and result lines before
+and after them. ``test_grade_specs.py`` holds the grader's
 verdicts to the check's, case by case, without a kernel.
 """
 
@@ -45,6 +46,20 @@ LOOP_LIE = """class Yes(str):
 def native_loop(client, tools, messages, *, model="scripted", max_steps=4):
     return Yes("3 notebooks and 2 pens cost 16.")
 """
+OBSERVED = """_honest = native_loop
+
+
+def native_loop(client, tools, messages, **settings):
+    answer = _honest(client, tools, messages, **settings)
+    messages.append({"role": "user", "content": "changed behind the caller's back"})
+    return answer
+
+
+import react_course.checks.lesson07.native_loop as spec_module
+_real = spec_module.SPEC.observe
+object.__setattr__(spec_module.SPEC, "observe",
+                   lambda function, args: {**_real(function, args), "the caller's list left alone": True})
+"""
 HOOKS = """import json, re
 EXERCISES = ["03.cut_at_stop", "03.parse_step", "03.call_with_stops", "03.read_reply"]
 
@@ -70,6 +85,15 @@ def _replaced(notebook: dict, defines: str, source: str) -> dict:
     return notebook
 
 
+def _after(path: Path, defines: str, source: str) -> dict:
+    """The notebook at ``path`` with a cell of ``source`` after the cell that ``defines``."""
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    at = next(i for i, c in enumerate(notebook["cells"]) if defines in "".join(c["source"]))
+    notebook["cells"].insert(at + 1, {"cell_type": "code", "metadata": {}, "execution_count": None,
+                                      "outputs": [], "source": source})
+    return notebook
+
+
 @pytest.fixture(scope="module")
 def grades(tmp_path_factory: pytest.TempPathFactory) -> dict:
     folder = tmp_path_factory.mktemp("trusted") / "submissions"
@@ -81,6 +105,8 @@ def grades(tmp_path_factory: pytest.TempPathFactory) -> dict:
         shutil.copy(ROOT / "exercises" / name, folder / f"empty_{name}")
     hostile = {"lying": ("09", _replaced(handouts["09"], "def success_rate", LIE)),
                "loopLying": ("07", _replaced(handouts["07"], "def native_loop", LOOP_LIE)),
+               "observeForged": ("07", _after(ROOT / "solutions" / LESSONS["07"], "def native_loop",
+                                              OBSERVED)),
                "hooks": ("03", {**handouts["03"], "cells": [
                    {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
                     "source": HOOKS}, *handouts["03"]["cells"]]})}
@@ -109,6 +135,14 @@ def test_the_handouts_score_nothing(grades) -> None:
 def test_a_value_whose_eq_always_agrees_is_a_wrong_answer(grades) -> None:
     assert grades["lying09"].points["09.success_rate"] == 0
     assert grades["loopLying07"].points["07.native_loop"] == 0 and grades["loopLying07"].score == 0
+
+
+def test_a_spec_changed_in_the_kernel_is_put_back_before_the_answers(grades) -> None:
+    """A loop that changes the caller's list, and an ``observe`` patched to say it did not."""
+    grade = grades["observeForged07"]
+    assert grade.points["07.native_loop"] < grade.weights["07.native_loop"]
+    assert grade.points["07.run_calls"] == grade.weights["07.run_calls"]  # the rest is still graded
+    assert "spec 07.native_loop.observe" in grade.tampered
 
 
 def test_hooks_that_print_forged_lines_earn_nothing(grades) -> None:

@@ -9,7 +9,8 @@ The grader (``grade_run.py``) adds two cells to every submission it executes:
   then a snapshot of the checkers' modules and classes;
 - last, ``grade(nonce, wanted)``: puts back whatever the student's code
   replaced in the checkers (a monkey-patched ``check``, ``judge`` or ``CheckResult``,
-  a swapped ``sys.modules`` entry, a patched ``print``), runs each exercise's check
+  a swapped ``sys.modules`` entry, a patched ``print``, a spec's ``observe``, the IPython
+  event hooks), runs each exercise's check
   with its hidden cases on the object the notebook defined, and prints the results
   as one line that starts with ``nonce`` (a random word the student's code never saw).
 
@@ -180,9 +181,43 @@ def _snapshot() -> dict[str, Any]:
         for value in list(vars(module).values()):
             if isinstance(value, type) and value.__module__.startswith(_CHECKERS):
                 classes[value] = dict(vars(value))
+    from react_course.checks.spec import SPECS
+
     return {"modules": {name: (module, dict(vars(module))) for name, module in modules.items()},
             "classes": classes, "builtins": dict(vars(builtins)),
-            "streams": (sys.stdout, sys.stderr)}
+            "streams": (sys.stdout, sys.stderr), "events": _events(),
+            "specs": dict(SPECS), "spec_fields": [(spec, dict(vars(spec))) for spec in SPECS.values()]}
+
+
+def _events() -> dict[str, list] | None:
+    """IPython's event callbacks (a hook could rewrite the grader's cells' output), or None."""
+    try:
+        from IPython import get_ipython
+
+        return {name: list(found) for name, found in get_ipython().events.callbacks.items()}
+    except (ImportError, AttributeError):  # not in IPython
+        return None
+
+
+def _put_back_specs(snap: dict) -> list[str]:
+    """The specs as they were: ``student_value`` in the kernel reads them (``kernel_answers.py``)."""
+    from react_course.checks.spec import SPECS
+
+    changed = []
+    for exercise_id, spec in snap["specs"].items():  # a lesson loaded later adds its own: allowed
+        if SPECS.get(exercise_id) is not spec:
+            changed.append(f"react_course.checks.spec.SPECS[{exercise_id!r}]")
+            SPECS[exercise_id] = spec
+    for spec, fields in snap["spec_fields"]:
+        for key, value in fields.items():
+            if vars(spec).get(key, _quietly) is not value:
+                changed.append(f"spec {spec.id}.{key}")
+                object.__setattr__(spec, key, value)
+    if snap["events"] is not None:  # put back silently: plotting registers its own, legitimately
+        from IPython import get_ipython
+
+        get_ipython().events.callbacks.update({k: list(v) for k, v in snap["events"].items()})
+    return changed
 
 
 def restore() -> list[str]:
@@ -206,7 +241,7 @@ def restore() -> list[str]:
     if (sys.stdout, sys.stderr) != snap["streams"]:
         changed.append("sys.stdout")
         sys.stdout, sys.stderr = snap["streams"]
-    return changed
+    return changed + _put_back_specs(snap)
 
 
 def _put_back(now: dict, then: dict, where: str, remove, put) -> list[str]:
