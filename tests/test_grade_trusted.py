@@ -121,6 +121,7 @@ def test_the_solutions_score_full_marks_compared_in_the_grader(grades) -> None:
     for lesson in LESSONS:
         grade = grades[f"solved{lesson}"]
         assert grade.status == "graded" and grade.score == grade.max_score > 0, lesson
+        assert grade.tampered == [], lesson  # nothing an honest notebook does is reported
         wanted = sorted(e for e in grade.weights if e in COMPARED_IN_GRADER or e in SPECS)
         assert grade.compared_here == wanted and wanted, lesson
     assert {"03.call_with_stops", "07.native_loop", "07.run_calls"} <= {  # handed a model, tools

@@ -186,7 +186,7 @@ def execute(notebook: Any, job: dict, state: dict, scratch: Path, sockets: Path,
     from .grade_ask import AskingClient
 
     def started(cell: Any = None, cell_index: int = 0, **_: Any) -> None:
-        state["cell"] = cell_index
+        state["cell"], state["started"] = cell_index, True
 
     client = AskingClient(  # the guard, the grading and the questions get the grader's time-out
         notebook, timeout=job["cell_timeout"], interrupt_on_timeout=True, allow_errors=True,
@@ -228,6 +228,8 @@ def run(job: dict) -> dict:
             died.append(number)
             skipped.add(number)
         except Exception as error:  # the kernel would not start, or nbclient gave up
+            if not state.get("started") and attempt < RETRIES:  # no cell ran: a slow start on a
+                continue  # loaded machine (nbclient's start-up time-out) is not the notebook's fault
             return {"status": f"the grader could not run the notebook ({type(error).__name__})",
                     "results": None, "died": died}
     else:
