@@ -10,8 +10,9 @@ per submission) except a 10 s cell time-out, so that the infinite loop costs 10 
 Memory is the peak resident size of the largest kernel (each grading process reports its
 kernel's, from ``getrusage``) and of the grader itself. The batch is graded twice, each in
 a fresh process: in bubblewrap (where it is installed) and with ``REACT_COURSE_NO_SANDBOX=1``.
-The load average at the start is recorded: the machine may be shared. A benchmark, not a
-test: nothing here is asserted.
+The load average at the start and end is recorded (the machine may be shared, and then
+wall time says more about the neighbours than about the grader), and so is the CPU time
+the grading took. A benchmark, not a test: nothing here is asserted.
 """
 
 from __future__ import annotations
@@ -62,9 +63,9 @@ def one() -> int:
         kind = ("complete", "partial", "empty")[number % 3]
         kinds[kind](spare).rename(folder / f"student{number:02d}_{kind}.ipynb")
     limits = Limits(cell_timeout=10)
-    start = time.monotonic()
+    start, before = time.monotonic(), _cpu()
     grades = grade_folder(folder, work / "out" / "grades.csv", lesson="03", limits=limits, progress=False)
-    wall = time.monotonic() - start
+    wall, cpu = time.monotonic() - start, _cpu() - before
     grader_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     kernel_mb = max(grade.peak_mb for grade in grades)
     statuses: dict[str, int] = {}
@@ -74,10 +75,19 @@ def one() -> int:
     figures = {"submissions": len(grades), "workers": limits.workers, "wall_seconds": round(wall, 1),
                "seconds_per_submission": round(wall / len(grades), 2),
                "peak_rss_mb_kernel": round(kernel_mb), "peak_rss_mb_grader": round(grader_mb),
-               "statuses": statuses, "sandbox": grades[0].sandbox, "load_average_at_start": round(load, 1)}
+               "cpu_seconds": round(cpu, 1), "statuses": statuses, "sandbox": grades[0].sandbox,
+               "compared_in_the_grader": sorted({e for g in grades for e in g.compared_here}),
+               "load_average_at_start": round(load, 1), "load_average_at_end": round(os.getloadavg()[0], 1)}
     print(json.dumps(figures))
     shutil.rmtree(work, ignore_errors=True)
     return 0
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of the processes it waited for (the grading processes and,
+    unsandboxed, their kernels: a kernel in bubblewrap's pid namespace is not counted)."""
+    mine, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return mine.ru_utime + mine.ru_stime + children.ru_utime + children.ru_stime
 
 
 if __name__ == "__main__":

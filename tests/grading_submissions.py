@@ -98,8 +98,19 @@ def _broken_exercise(empty: dict) -> dict:
     return notebook
 
 
-def submission_kinds(root: Path, outside: Path) -> dict[str, Callable[[Path], Path]]:
-    """Each kind of submission -> a function writing it into a folder (returns the file)."""
+def _escapes(solved: dict, folder: Path) -> dict:
+    notebook = solved
+    for source in ESCAPES:
+        notebook = _with(notebook, source.format(folder=str(folder), daemon=DAEMON, bomb=BOMB))
+    return _with(notebook, SPAWN, before=ESCAPES[0][:20])
+
+
+def submission_kinds(root: Path, outside: Path,
+                     folder: Path | None = None) -> dict[str, Callable[[Path], Path]]:
+    """Each kind of submission -> a function writing it into a folder (returns the file).
+
+    ``folder``: where the submissions go (the classmates a hostile cell tries to list).
+    """
     solved, empty = _load(root, "solutions"), _load(root, "exercises")
     solutions_file = str(root / "solutions" / LESSON)
     no_checks = copy.deepcopy(solved)
@@ -141,6 +152,7 @@ def submission_kinds(root: Path, outside: Path) -> dict[str, Callable[[Path], Pa
         "syntax_in_exercise": lambda: _broken_exercise(empty),
         "browser_handin": lambda: {**solved, "cells": [INSTALL_CELL, *solved["cells"]]},
         "always_equal": lambda: _answer(empty, ALWAYS_EQUAL),
+        "escapes": lambda: _escapes(solved, folder or outside),
         "grader_replaced": lambda: _with(empty, GRADER_REPLACED.format(folder="{folder}"),
                                          before='check("03'),
     }
@@ -202,6 +214,38 @@ checks.check.__code__ = (lambda *args, **kwargs: "all passed").__code__
 json.dumps = lambda *args, **kwargs: '{{"answers": {{}}, "results": [], "tampered": []}}'
 get_ipython().events.register("post_run_cell", lambda result: print(result.info.raw_cell[:40]))
 """
+# Processes started with _posixsubprocess.fork_exec, which raises no audit event: only the
+# operating system (the sandbox; unsandboxed, the grading process adopting orphans) stops them.
+DAEMON, BOMB = "987.654", "876.543"  # seconds of `sleep`: how a test finds what is left running
+SPAWN = """import _posixsubprocess, os
+
+
+def spawn(*argv):
+    read, write = os.pipe()
+    args = [list(argv), [os.fsencode(argv[0])], True, (), None, None, -1, -1, -1, -1, -1, -1,
+            read, write, True, True, -1, None, None, None, -1, None, False]  # Python 3.11 to 3.13
+    pid = _posixsubprocess.fork_exec(*args)
+    os.close(write)
+    os.close(read)
+    return pid
+"""
+# A bounded fork bomb that ends what it started (else, the process limit reached, its own kernel
+# can start no thread and stops answering): in the sandbox it must meet the limit.
+BOMB_CELL = """import os, signal
+started = []
+try:
+    for _ in range(150):
+        started.append(spawn('/bin/sleep', '{bomb}'))
+finally:
+    for pid in started:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+"""
+ESCAPES = (  # each must leave nothing running and cost no point
+    "spawn('/bin/sleep', '{daemon}')  # a daemon in a session of its own",
+    BOMB_CELL,
+    "import os\nnames = os.listdir({folder!r})\nassert not any(n.endswith('.ipynb') for n in names), names",
+)
 SYNTAX_IN_EXERCISE = "def cut_at_stop(text, stops:\n    return text\n"
 INSTALL_CELL = {"cell_type": "code", "execution_count": None, "id": "browser-setup",
                 "metadata": {"tags": ["browser-setup"]}, "outputs": [],

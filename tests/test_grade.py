@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
-from grading_submissions import small_course, submission_kinds
+from grading_submissions import BOMB, DAEMON, small_course, submission_kinds
 
 from react_course.course import registry, sandbox
 from react_course.course.grade import Limits, grade_folder
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.slow
 KINDS = ("complete", "partial", "partial_copy", "empty", "kernel_killers", "deleted_checks",
          "reads_solutions", "hostile_cells", "forger", "stubborn_loop", "another_lesson",
          "corrupt_json", "not_a_notebook", "guard_breakers", "syntax_in_exercise", "browser_handin",
-         "always_equal", "grader_replaced")
+         "always_equal", "grader_replaced", "escapes")
 FULL = 10.0  # 03.cut_at_stop's gradebook points (its heading states none: 10)
 CASES = 23  # its case points: its cases, its generated comparison and its hidden cases
 SANDBOX = sandbox.detect()
@@ -35,7 +35,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
     course, folder, outside = small_course(base / "course"), base / "submissions", base / "outside"
     folder.mkdir()
     outside.mkdir()
-    kinds = submission_kinds(course, outside)
+    kinds = submission_kinds(course, outside, folder)
     for kind in KINDS:
         kinds[kind](folder)
     limits = Limits(cell_timeout=10, check_timeout=60, wall=90, memory_mb=2048, workers=2)
@@ -115,6 +115,37 @@ def test_values_that_lie_and_replaced_graders_earn_nothing(graded) -> None:
     text = (graded["out"].parent / "feedback" / "03" / "always_equal.md").read_text(encoding="utf-8")
     assert "not plain data" in text
     assert graded["grades"]["complete"].compared_here == ["03.cut_at_stop"]
+
+
+def test_what_a_submission_starts_ends_with_it_and_classmates_stay_unlisted(graded) -> None:
+    """A daemon in its own session, a bounded fork bomb (both with ``_posixsubprocess.fork_exec``,
+    which raises no audit event) and ``os.listdir`` of the submissions folder.
+
+    In the sandbox the process limit stops the bomb and the pid namespace ends the daemon;
+    unsandboxed the grading process adopts the orphans and ends them. The submissions folder
+    is not in the sandbox at all; unsandboxed the audit hook refuses to list it.
+    """
+    grade = graded["grades"]["escapes"]
+    assert grade.score == FULL and grade.status == "graded"
+    names = [name for _, name in grade.errors]
+    assert "AssertionError" not in names  # the listing would have shown a classmate's notebook
+    assert ("FileNotFoundError" if SANDBOX.kind else "PermissionError") in names
+    if SANDBOX.kind:
+        assert "BlockingIOError" in names  # the process limit (RLIMIT_NPROC) in the child
+    assert _left_running(DAEMON, BOMB) == []
+
+
+def _left_running(*markers: str) -> list[int]:
+    """The processes whose command line holds a marker (killed here, so none outlives the test)."""
+    import psutil
+
+    found = []
+    for process in psutil.process_iter(["cmdline", "status"]):
+        line = " ".join(process.info["cmdline"] or ())
+        if any(marker in line for marker in markers) and process.info["status"] != psutil.STATUS_ZOMBIE:
+            found.append(process.pid)
+            process.kill()
+    return found
 
 
 def test_the_browser_install_cell_is_skipped(graded) -> None:

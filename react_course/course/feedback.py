@@ -83,8 +83,7 @@ def exercise_summary(grades: list[Grade], exercise_ids: list[str]) -> list[dict]
     rows = []
     for exercise_id in exercise_ids:
         results = [r for g in graded for r in g.results if r.exercise == exercise_id]
-        rules = Counter(rule for r in results for c in r.cases if c.status == "failed" and c.rule
-                        for rule in c.rule.split("; "))
+        rules = Counter(rule for g in graded for rule in rules_failed(g, exercise_id))
         rows.append({
             "exercise": exercise_id,
             "mean": sum(g.points.get(exercise_id, 0) for g in graded) / len(graded) if graded else 0.0,
@@ -95,6 +94,27 @@ def exercise_summary(grades: list[Grade], exercise_ids: list[str]) -> list[dict]
     return rows
 
 
+def rules_failed(grade: Grade, exercise_id: str) -> set[str]:
+    """The rules ``grade``'s submission is known to break in one exercise (each counted once).
+
+    A failed case names one rule when a known fault was recognised or the case exercises
+    one rule; then that rule was broken. A case that lists several rules (the student broke
+    one of them, which is not known) or ran out of time (breaking none of them) says
+    nothing about any one rule, so it is left out: the summary lists only rules someone failed.
+
+    >>> from react_course.checks.framework import CaseResult, CheckResult
+    >>> from react_course.course.grade import Grade
+    >>> cases = (CaseResult("a", "failed", 0, 1, rule='"r1"'),
+    ...          CaseResult("b", "failed", 0, 1, rule='"r2"; "r3"'),
+    ...          CaseResult("c", "failed", 0, 1, rule='"r4"', timed_out=True))
+    >>> rules_failed(Grade("s", "s.ipynb", results=[CheckResult("03.x", "x", cases)]), "03.x")
+    {'"r1"'}
+    """
+    return {case.rule for result in grade.results if result.exercise == exercise_id
+            for case in result.cases if case.status == "failed" and case.rule and '"; "' not in case.rule
+            and not case.timed_out}
+
+
 def summary_markdown(grades: list[Grade], exercise_ids: list[str],
                      pairs: list[tuple[str, str, float]]) -> str:
     statuses = Counter(g.status for g in grades)
@@ -103,7 +123,7 @@ def summary_markdown(grades: list[Grade], exercise_ids: list[str],
     lines = [f"# Grading summary, lesson {lesson}: {len(grades)} submissions", "",
              "Sandbox: " + "; ".join(f"{k}: {v}" for k, v in sandboxes.most_common()), "",
              "Statuses: " + "; ".join(f"{status}: {count}" for status, count in statuses.most_common()),
-             "", "| exercise | mean points | share passing | rules most often failed |",
+             "", "| exercise | mean points | share passing | rules most often failed (submissions) |",
              "|---|---|---|---|"]
     for row in exercise_summary(grades, exercise_ids):
         rules = "; ".join(f"{rule} ({count})" for rule, count in row["rules"]) or "-"

@@ -12,8 +12,9 @@ kernel) becomes its status; the others are graded as if it were not there.
 The scale is the grader's, never the submission's: each exercise's weight and
 whether it is optional come from the handout (``submissions.scoring``), its
 maximum from the checks registry (``registry.maximum``), computed here before any
-worker starts (``scores.py``). Exercises whose inputs are plain data are compared
-with the key here too (``trusted.py``); the kernel only answers.
+worker starts (``scores.py``). Exercises with a spec are compared with the key here
+too, from the spec (``trusted_spec.py``), and so are the others whose inputs are plain
+data (``trusted.py``); the kernel only answers.
 
 Outputs (``gradebook.py``): the CSV, the gradebook exports, a feedback file per
 student and lesson, and a summary per lesson.
@@ -39,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..checks.framework import CaseResult, CheckResult
-from . import gradebook, intake, registry, sandbox, scores, submissions, trusted
+from . import gradebook, intake, registry, sandbox, scores, submissions, trusted, trusted_spec
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ class Limits:
     memory_mb: int = 3072  # address space of the grading process and of its kernel
     workers: int = max(1, os.cpu_count() or 1)
     kernel: str = "react-course"
-    trusted: bool = True  # compare in the grader the exercises whose inputs are plain data
+    trusted: bool = True  # compare in the grader every exercise with a spec or plain inputs
 
 
 @dataclass
@@ -131,10 +132,11 @@ def grade_folder(folder: str | Path | None, out: str | Path = "grades.csv", *, l
 
 def _grade_all(subs: list[submissions.Submission], handouts: dict[str, submissions.Handout],
                forbidden: list[Path], limits: Limits, box: sandbox.Sandbox, progress: bool) -> list[Grade]:
+    _compiled()
     for handout in handouts.values():  # here, not in the workers: a check redirects sys.stdout
         for exercise_id, _ in handout.wanted:  # while it runs, which threads would tangle
             registry.maximum(exercise_id)
-            if limits.trusted:
+            if limits.trusted and trusted_spec.inputs(exercise_id) is None:
                 trusted.inputs(exercise_id)
     bar = _Progress(len(subs), progress)
     uids: queue.Queue[int] = queue.Queue()
@@ -154,6 +156,18 @@ def _grade_all(subs: list[submissions.Submission], handouts: dict[str, submissio
         grades = list(pool.map(one, subs))
     bar.done()
     return grades
+
+
+def _compiled() -> None:
+    """Byte-compile the course's package once, here: every kernel runs with
+    ``PYTHONDONTWRITEBYTECODE`` and a read-only course, so in a fresh checkout each of them
+    would compile every module it imports again."""
+    import compileall
+
+    try:
+        compileall.compile_dir(Path(__file__).resolve().parents[1], quiet=2, workers=1)
+    except OSError:  # a read-only install: its modules were compiled when it was installed
+        pass
 
 
 def _grade_one(sub: submissions.Submission, handouts: dict[str, submissions.Handout],
@@ -193,10 +207,12 @@ def _run_isolated(sub: submissions.Submission, handout: submissions.Handout, for
         private.mkdir()
         notebook = private / intake.safe_name(sub.path.name)
         shutil.copyfile(sub.path, notebook, follow_symlinks=False)
+        specs = [e for e, _ in handout.wanted if limits.trusted and trusted_spec.inputs(e)]
         job = {"notebook": str(notebook), "work": str(work), "out": str(private / "out.json"),
                "forbidden": [*map(str, forbidden), str(private)], "hidden": [*map(str, forbidden)],
                "wanted": [list(w) for w in handout.wanted], "sandbox": bool(box.kind), "uid": uid,
                "trusted": trusted_plan(handout) if limits.trusted else {},
+               "specs": specs, "expected": {e: trusted_spec.expected_values(e) for e in specs},
                "course": str(submissions.course_root()), "memory_mb": limits.memory_mb,
                "cell_timeout": limits.cell_timeout, "check_timeout": limits.check_timeout,
                "kernel": limits.kernel}
@@ -215,10 +231,12 @@ def _run_isolated(sub: submissions.Submission, handout: submissions.Handout, for
 
 
 def trusted_plan(handout: submissions.Handout) -> dict[str, list[str]]:
-    """Each exercise compared in the grader, with the inputs its check sends (``trusted.py``)."""
+    """Each exercise compared in the grader, with the inputs its check sends: from its spec
+    (``trusted_spec.py``), else recorded from its check (``trusted.py``)."""
     plan = {}
     for exercise_id, _ in handout.wanted:
-        keys = trusted.inputs(exercise_id)
+        keys = trusted_spec.inputs(exercise_id)
+        keys = trusted.inputs(exercise_id) if keys is None else keys
         if keys is not None:
             plan[exercise_id] = list(keys)
     return plan

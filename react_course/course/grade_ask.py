@@ -3,11 +3,12 @@
 ``grade_run.py`` executes a submission with ``AskingClient``: nbclient's client
 that, once every cell has run, keeps the kernel and executes the cells ``Asker``
 hands it, one per round. Each asks for the student's answers to the inputs the
-grader recorded (``trusted.inputs``); the answers are replayed into the exercise's
-check in this process (``trusted.replay``), which may need the answers to a few
-more inputs (a comparison that shrinks a difference), asked in the next round.
+grader planned: from the exercise's spec (``trusted_spec.inputs``), else recorded from its
+check (``trusted.inputs``). The answers are judged in this process
+(``trusted_spec.replay``, ``trusted.replay``), which may need the answers to a few more
+inputs (a comparison that shrinks a difference), asked in the next round.
 
-What it leaves out: the exercises whose inputs are not plain data (checked in the
+What it leaves out: the exercises with neither a spec nor plain inputs (checked in the
 kernel by ``kernel_guard.grade``, as before).
 """
 
@@ -21,16 +22,23 @@ from nbclient import NotebookClient
 from nbclient.util import ensure_async, run_sync
 
 from ..checks.framework import CaseResult, CheckResult
-from . import registry, trusted
+from . import registry, trusted, trusted_spec
 
 
 class Asker:
-    """The rounds of questions for one submission, and the results they lead to."""
+    """The rounds of questions for one submission, and the results they lead to.
 
-    def __init__(self, nonce: str, plan: dict[str, list[str]], names: dict[str, str]) -> None:
-        self.nonce, self.names = nonce, names
+    ``specs``: the exercises of ``plan`` judged from their spec (``trusted_spec.py``); the
+    others are replayed through their recorded check (``trusted.py``).
+    """
+
+    def __init__(self, nonce: str, plan: dict[str, list[str]], names: dict[str, str],
+                 specs: frozenset[str] = frozenset(), seconds: float = 120.0) -> None:
+        self.nonce, self.names, self.specs, self.seconds = nonce, names, specs, seconds
         self.pending = {e: list(keys) for e, keys in plan.items()}
         self.answers: dict[str, dict[str, dict]] = {e: {} for e in plan}
+        self.asked: dict[str, set[str]] = {e: set() for e in plan}
+        self.asked_rounds: dict[str, int] = {e: 0 for e in plan}
         self.results: dict[str, CheckResult] = {}
         self.rounds = 0
 
@@ -43,28 +51,42 @@ class Asker:
         if not self.pending:
             return None
         self.rounds += 1
-        questions = [[e, self.names[e], keys] for e, keys in self.pending.items()]
+        questions, share = [], 0.8 * self.seconds / len(self.pending)  # of the cell's time-out
+        for e, keys in self.pending.items():
+            self.asked[e].update(keys)
+            self.asked_rounds[e] += 1
+            questions.append([e, self.names[e], keys, "spec" if e in self.specs else "recorded", share])
         cell = nbformat.v4.new_code_cell(trusted.ask_cell(self.nonce, questions))
         cell.metadata["grader"] = True
         return cell
 
     def _take(self, cell: Any) -> None:
         replies = _nonce_line(cell, self.nonce)
+        replies = replies if isinstance(replies, dict) else {}
         asked, self.pending = self.pending, {}
         for exercise_id in asked:
-            found = (replies or {}).get(exercise_id)
+            found = replies.get(exercise_id)
+            found = {k: v for k, v in found.items() if k in self.asked[exercise_id]} \
+                if isinstance(found, dict) else {}
             if not found:
                 self.results[exercise_id] = _silent(exercise_id)
                 continue
-            if all("missing" in outcome for outcome in found.values()):
+            if all(isinstance(o, dict) and "missing" in o for o in found.values()):
                 self.results[exercise_id] = missing(exercise_id, self.names[exercise_id])
                 continue
             self.answers[exercise_id].update(found)
-            result, more = trusted.replay(exercise_id, self.answers[exercise_id])
-            if more and self.rounds < trusted.ROUNDS:
+            result, more = self._replay(exercise_id)
+            if more:
                 self.pending[exercise_id] = more
             else:
                 self.results[exercise_id] = result
+
+    def _replay(self, exercise_id: str) -> tuple[CheckResult, list[str]]:
+        if exercise_id in self.specs:
+            last = self.asked_rounds[exercise_id] >= trusted_spec.ROUNDS
+            return trusted_spec.replay(exercise_id, self.answers[exercise_id], self.asked[exercise_id], last)
+        result, more = trusted.replay(exercise_id, self.answers[exercise_id])
+        return result, more if self.asked_rounds[exercise_id] < trusted.ROUNDS else []
 
 
 def _nonce_line(cell: Any, nonce: str) -> dict | None:

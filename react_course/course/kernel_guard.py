@@ -4,17 +4,18 @@ The grader (``grade_run.py``) adds two cells to every submission it executes:
 
 - first, ``install(scratch, forbidden)``: an audit hook (``sys.addaudithook``, which
   Python code cannot remove) refuses writes outside the submission's scratch folder,
-  reads of the instructor's folders (``solutions/``, the other submissions), sockets
+  reads and listings of the instructor's folders (``solutions/``, the other submissions), sockets
   beyond this machine, and new processes other than the course's own tool server;
   then a snapshot of the checkers' modules and classes;
 - last, ``grade(nonce, wanted)``: puts back whatever the student's code
   replaced in the checkers (a monkey-patched ``check``, ``judge`` or ``CheckResult``,
-  a swapped ``sys.modules`` entry, a patched ``print``), runs each exercise's check
+  a swapped ``sys.modules`` entry, a patched ``print``, a spec's ``observe``, the IPython
+  event hooks), runs each exercise's check
   with its hidden cases on the object the notebook defined, and prints the results
   as one line that starts with ``nonce`` (a random word the student's code never saw).
 
-and ``answers(nonce, questions)``: the student's answers to the grader's inputs, as
-plain data, for the exercises the grader compares in its own process (``trusted.py``).
+The student's answers to the grader's inputs, for the exercises the grader compares in
+its own process, are ``kernel_answers.answers``.
 
 The hook's folders and its re-entry flag live in a closure (``make_hook``), the flag
 per thread: no cell can switch it off, and a second thread is checked while the
@@ -120,6 +121,9 @@ def _judge_event(event: str, args: tuple, writable: tuple[str, ...], forbidden: 
                 path = _real(args[index])
                 if not _inside(path, writable):
                     raise PermissionError(f"the grader does not let a submission change {path}")
+    elif event in ("os.listdir", "os.scandir") and isinstance(args[0], str | bytes):
+        if _inside(_real(args[0]), forbidden):  # classmates' names are in the submissions folder
+            raise PermissionError(f"the grader does not let a submission list {_real(args[0])}")
     elif event == "ctypes.dlsym" and not _python_symbol(args[-1]):
         raise PermissionError(f"the grader does not let a submission call C functions ({args[-1]!r})")
     elif event == "os.kill" and not _own_process(args[0]):
@@ -177,9 +181,43 @@ def _snapshot() -> dict[str, Any]:
         for value in list(vars(module).values()):
             if isinstance(value, type) and value.__module__.startswith(_CHECKERS):
                 classes[value] = dict(vars(value))
+    from react_course.checks.spec import SPECS
+
     return {"modules": {name: (module, dict(vars(module))) for name, module in modules.items()},
             "classes": classes, "builtins": dict(vars(builtins)),
-            "streams": (sys.stdout, sys.stderr)}
+            "streams": (sys.stdout, sys.stderr), "events": _events(),
+            "specs": dict(SPECS), "spec_fields": [(spec, dict(vars(spec))) for spec in SPECS.values()]}
+
+
+def _events() -> dict[str, list] | None:
+    """IPython's event callbacks (a hook could rewrite the grader's cells' output), or None."""
+    try:
+        from IPython import get_ipython
+
+        return {name: list(found) for name, found in get_ipython().events.callbacks.items()}
+    except (ImportError, AttributeError):  # not in IPython
+        return None
+
+
+def _put_back_specs(snap: dict) -> list[str]:
+    """The specs as they were: ``student_value`` in the kernel reads them (``kernel_answers.py``)."""
+    from react_course.checks.spec import SPECS
+
+    changed = []
+    for exercise_id, spec in snap["specs"].items():  # a lesson loaded later adds its own: allowed
+        if SPECS.get(exercise_id) is not spec:
+            changed.append(f"react_course.checks.spec.SPECS[{exercise_id!r}]")
+            SPECS[exercise_id] = spec
+    for spec, fields in snap["spec_fields"]:
+        for key, value in fields.items():
+            if vars(spec).get(key, _quietly) is not value:
+                changed.append(f"spec {spec.id}.{key}")
+                object.__setattr__(spec, key, value)
+    if snap["events"] is not None:  # put back silently: plotting registers its own, legitimately
+        from IPython import get_ipython
+
+        get_ipython().events.callbacks.update({k: list(v) for k, v in snap["events"].items()})
+    return changed
 
 
 def restore() -> list[str]:
@@ -203,7 +241,7 @@ def restore() -> list[str]:
     if (sys.stdout, sys.stderr) != snap["streams"]:
         changed.append("sys.stdout")
         sys.stdout, sys.stderr = snap["streams"]
-    return changed
+    return changed + _put_back_specs(snap)
 
 
 def _put_back(now: dict, then: dict, where: str, remove, put) -> list[str]:
@@ -264,44 +302,3 @@ def check_title(exercise_id: str) -> str:
     from react_course.checks import _lookup
 
     return _lookup(exercise_id).title
-
-
-def answers(nonce: str, questions: str) -> None:
-    """Call the notebook's functions on the grader's inputs; print the answers as plain data.
-
-    ``questions`` is JSON: ``[[exercise id, name, [input, ...]], ...]``, each input
-    ``plain.encode([args, kwargs])``. Each answer is ``{"value": ...}``, or says that
-    the call raised, ran out of time, was a stub, or returned something that is not
-    plain data. The grader compares them with the key in its own process.
-    """
-    from react_course.checks.timing import run_limited
-    from react_course.course import plain
-
-    namespace, replies = sys._getframe(1).f_globals, {}
-    for exercise_id, name, keys in json.loads(questions):
-        function, found = namespace.get(name), {}
-        for key in keys:
-            if not callable(function):
-                found[key] = {"missing": name}
-                continue
-            args, kwargs = plain.decode(json.loads(key))
-            outcome = run_limited(lambda f=function, a=args, k=kwargs: f(*a, **k), ANSWER_SECONDS)
-            found[key] = _reply(outcome, plain)
-        replies[exercise_id] = found
-    print(nonce + json.dumps({"answers": replies}), flush=True)
-
-
-ANSWER_SECONDS = 3.0  # per call, as a check's case allows
-
-
-def _reply(outcome: Any, plain: Any) -> dict:
-    if outcome.timed_out:
-        return {"timeout": ANSWER_SECONDS}
-    if isinstance(outcome.error, NotImplementedError):
-        return {"not_attempted": str(outcome.error)[:300]}
-    if outcome.error is not None:
-        return {"raised": [type(outcome.error).__name__, str(outcome.error)[:300]]}
-    try:
-        return {"value": plain.encode(outcome.value)}
-    except plain.NotPlain as error:
-        return {"not_plain": str(error)}

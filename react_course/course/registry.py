@@ -15,7 +15,9 @@ def _placeholder(*args: object, **kwargs: object) -> object:
     raise RuntimeError("the grader's placeholder: no answer")
 
 
-# The exercises the grader compares in its own process (``trusted.py``): those whose cases
+# Every exercise with a spec (``checks.spec.SPECS``) is compared in the grader from its spec
+# (``trusted_spec.py``), listed here or not. Of the others, the exercises the grader compares
+# in its own process through a recording stand-in (``trusted.py``): those whose cases
 # call the student's function on plain data and use only what it returns, each verified by
 # grading its solution notebook both ways (``tests/test_grade_trusted.py`` for 03 and 09).
 # Left in the kernel: exercises handed a model, tools or a class (02.scripted_model), a case

@@ -9,7 +9,7 @@ no spec is needed to move the comparison out of the kernel:
    something that is not plain data (a scripted model, a tool registry) means the
    exercise is not one of these: it is checked in the kernel, as before.
 2. **ask**: the kernel calls the student's function on each input
-   (``kernel_guard.answers``) and prints the answers as plain data, anything else
+   (``kernel_answers.answers``) and prints the answers as plain data, anything else
    reported as a wrong answer.
 3. **replay** (``replay``): the grader runs the same check again on a stand-in that
    returns the student's recorded answer for each input. An input the kernel was
@@ -136,6 +136,6 @@ def replay(exercise_id: str, answers: dict[str, dict]) -> tuple[CheckResult, lis
 
 
 def ask_cell(nonce: str, questions: list[list]) -> str:
-    """The source of the cell that asks the kernel: ``[[exercise, name, [input keys]], ...]``."""
-    return ("import react_course.course.kernel_guard as _guard\n"
-            f"_guard.answers({nonce!r}, {json.dumps(questions)!r})")
+    """The source of the cell that asks the kernel: ``[[exercise, name, [input keys], kind], ...]``."""
+    return ("import react_course.course.kernel_answers as _ask\n"
+            f"_ask.answers({nonce!r}, {json.dumps(questions)!r})\ndel _ask")
