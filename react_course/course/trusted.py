@@ -48,7 +48,7 @@ def key_of(args: tuple, kwargs: dict) -> str:
 
 
 @contextlib.contextmanager
-def _quiet_checks():
+def quiet_checks():
     """No results file and no strict mode while the grader runs checks on its stand-ins."""
     saved = {k: os.environ.pop(k) for k in ("REACT_COURSE_STRICT", "REACT_COURSE_RESULTS") if k in os.environ}
     streams = sys.stdout, sys.stderr
@@ -77,7 +77,7 @@ def inputs(exercise_id: str) -> tuple[str, ...] | None:
             refused.append(str(error))
         raise _Unanswered("recording")
 
-    with _quiet_checks():
+    with quiet_checks():
         check(exercise_id, stand_in, hidden=True)  # the cases, and a first difference shrunk
         registry.generated_calls(exercise_id, stand_in)  # every generated input
     return None if refused or not seen else tuple(seen)
@@ -130,7 +130,7 @@ def replay(exercise_id: str, answers: dict[str, dict]) -> tuple[CheckResult, lis
             raise _Unanswered("not asked yet")
         return _answer(answers[key])
 
-    with _quiet_checks():
+    with quiet_checks():
         result = check(exercise_id, stand_in, hidden=True)
     return result, list(missing)
 

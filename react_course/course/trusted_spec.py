@@ -24,16 +24,14 @@ the next round asks them all. Each round shrinks at least one step more; after
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
-import os
-import sys
 from typing import Any
 
 from ..checks.framework import CheckResult, run_cases
 from ..checks.plain import Opaque, Raised, from_plain, to_plain
 from ..checks.spec import SPECS, Spec
+from .trusted import quiet_checks
 
 ROUNDS = 40  # rounds of asking for one exercise: the first, then one per step of a shrink
 REPLAY_LIMIT = 3600.0  # a case's time limit here: no student code runs in the grader
@@ -103,7 +101,7 @@ def replay(exercise_id: str, answers: dict[str, dict], asked: set[str],
 def _run(exercise_id: str, replayed: _Replayed) -> CheckResult:
     from react_course.checks import _lookup, _with_rules
 
-    with _quiet():
+    with quiet_checks():
         result = run_cases(replayed.id, replayed.title, replayed.STUDENT,
                            lambda student: [*replayed.cases(student), *replayed.hidden_cases(student)])
     return _with_rules(result, _lookup(exercise_id).rules)
@@ -174,15 +172,3 @@ def answer(outcome: Any) -> Any:
     if "not_plain" in outcome:
         return Opaque(f"<a {str(outcome['not_plain'])[:80]}: not plain data, so not compared>")
     return Opaque("an answer the grader cannot read")
-
-
-@contextlib.contextmanager
-def _quiet():
-    """No results file and no strict mode while the grader runs a check, and its streams kept."""
-    saved = {k: os.environ.pop(k) for k in ("REACT_COURSE_STRICT", "REACT_COURSE_RESULTS") if k in os.environ}
-    streams = sys.stdout, sys.stderr
-    try:
-        yield
-    finally:
-        os.environ.update(saved)
-        sys.stdout, sys.stderr = streams
