@@ -25,7 +25,7 @@ KINDS = ("complete", "partial", "partial_copy", "empty", "kernel_killers", "dele
          "corrupt_json", "not_a_notebook", "guard_breakers", "syntax_in_exercise", "browser_handin",
          "always_equal", "grader_replaced", "escapes")
 FULL = 10.0  # 03.cut_at_stop's gradebook points (its heading states none: 10)
-CASES = 23  # its case points: its cases, its generated comparison and its hidden cases
+CASES = 24  # its case points: its cases, its generated comparison and its hidden cases
 SANDBOX = sandbox.detect()
 
 

@@ -123,8 +123,11 @@ class _Replayed(Spec):
     def of(cls, spec: Spec, answers: dict[str, dict], asked: set[str]) -> _Replayed:
         import dataclasses
 
-        made = cls(**{f.name: getattr(spec, f.name) for f in dataclasses.fields(spec) if f.init
-                      and f.name != "time_limit"}, time_limit=REPLAY_LIMIT)
+        # the spec's own kind too (a quiz's cases are its questions alone): this class's value
+        # and expected first, then whatever the spec's class changes
+        kind = cls if isinstance(spec, cls) or type(spec) is Spec else _replayed_kind(type(spec))
+        made = kind(**{f.name: getattr(spec, f.name) for f in dataclasses.fields(spec) if f.init
+                       and f.name != "time_limit"}, time_limit=REPLAY_LIMIT)
         for name, value in (("answers", answers), ("asked", asked), ("missing", {}), ("refused", [])):
             object.__setattr__(made, name, value)
         return made
@@ -151,6 +154,12 @@ class _Replayed(Spec):
         if key not in known:
             known[key] = super().expected(args)
         return known[key]
+
+
+@functools.cache
+def _replayed_kind(kind: type) -> type:
+    """``_Replayed`` for a spec of a subclass of ``Spec`` (e.g. ``quiz.Quiz``)."""
+    return type(f"Replayed{kind.__name__}", (_Replayed, kind), {})
 
 
 def answer(outcome: Any) -> Any:
