@@ -567,11 +567,13 @@ def wheelhouse_command(rest: list) -> int:
 
 
 def parallel_options(rest: list) -> list:
-    """pytest-xdist's option for the whole suite: one worker per core, unless the command line
-    already chose (-n 0 for none). pyproject.toml keeps each file's tests in one worker."""
+    """pytest-xdist's option for the whole suite: two workers per core, unless the command line
+    already chose (-n 0 for none). Much of the suite waits (kernel starts, browser pages, servers,
+    time-outs) rather than computes, so a second worker per core fills the waits; pyproject.toml
+    keeps each file's tests in one worker."""
     if any(arg.startswith(("-n", "--numprocesses")) for arg in rest):
         return []
-    return ["-n", "auto"]
+    return ["-n", str(2 * (os.cpu_count() or 1))]
 
 
 def take_flag(rest: list, flag: str) -> bool:

@@ -69,8 +69,9 @@ def notebook_times(repeats: int = 1) -> dict[str, float]:
 
 def suite_time() -> float:
     began = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-n", "auto"], cwd=ROOT,
-                   capture_output=True, check=False)  # as course.py test runs it
+    workers = str(2 * (os.cpu_count() or 1))  # as course.py test runs it (parallel_options)
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-n", workers], cwd=ROOT,
+                   capture_output=True, check=False)
     return time.perf_counter() - began
 
 

@@ -12,8 +12,8 @@ notebook top to bottom in a fresh IPython shell. The verdicts are the laptop's:
 - exercises: Run All never stops on a traceback, every check "not attempted".
 
 Starting Pyodide costs seconds, so a few Node processes (one per core, at most
-two; one when pytest-xdist runs the suite) each take the next notebook as they
-finish the last. A notebook that kills its process (a Pyodide fatal error, such
+two, also under pytest-xdist) each take the next notebook as they finish the
+last, the longest first. A notebook that kills its process (a Pyodide fatal error, such
 as a stack overflow) fails alone, and a new process takes the rest. The
 reports, mismatches and all, are kept in ``test-artifacts/lite-node/reports.jsonl``.
 The site is built first (``lite/build.py``, nothing when up to date); without
@@ -44,9 +44,11 @@ NOTEBOOKS = [path for folder in ("notebooks", "solutions", "exercises")
 IDS = [f"{p.parent.name}/{p.name}" for p in NOTEBOOKS]
 ARTIFACTS = ROOT / "test-artifacts" / "lite-node"  # every notebook's report, one JSON line each
 NOTEBOOK_TIMEOUT = 120  # seconds; the laptop runs each in under 5
-# Node processes: one per core, at most two; one under pytest-xdist, whose other workers hold
-# the other cores (two Pyodides beside them starved a Jupyter kernel's start past 60 s).
-DEFAULT_WORKERS = 1 if os.environ.get("PYTEST_XDIST_WORKER") else max(1, min(2, os.cpu_count() or 1))
+# Node processes: one per core, at most two, under pytest-xdist too: the 37 notebooks one by one
+# are the longest stretch of the suite (about 200 s), longer than the rest of it on the other
+# workers. (Two Pyodides beside the other workers once starved a Jupyter kernel's start past
+# nbval's 60 s; pyproject.toml now gives a kernel 180 s to start.)
+DEFAULT_WORKERS = max(1, min(2, os.cpu_count() or 1))
 WORKERS = int(os.environ.get("LITE_NODE_WORKERS") or DEFAULT_WORKERS)
 
 MISSING = ("node is not on PATH (install Node.js 20 or later)" if not NODE else

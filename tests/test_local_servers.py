@@ -85,7 +85,11 @@ def test_the_text_loop_waits_the_per_call_time_out_too(monkeypatch) -> None:
     with StubServer(stub.then_fail(stub.answering([first]), 1, stub.hanging)) as server:
         result = run_react(QUESTION, text_model(server), TOOLS, max_seconds=120, max_model_errors=2)
     assert result.end_reason == "error"
-    assert all("within 1 s" in s.observations[0].text for s in result.steps if s.model_failed)
+    failed = [s.observations[0].text for s in result.steps if s.model_failed]
+    # as in the native run, a loaded machine may turn a later time-out into the busy-server message
+    waited = ("within 1 s", "gave up on after 1 s")
+    assert failed and "within 1 s" in failed[0], failed
+    assert all(any(said in text for said in waited) for text in failed), failed
 
 
 def test_a_clients_own_shorter_time_out_is_kept() -> None:

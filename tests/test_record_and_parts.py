@@ -177,13 +177,18 @@ def test_retryable_failures_are_retried_until_the_cap() -> None:
 
 
 def test_the_run_time_limit_applies_to_the_call_in_flight() -> None:
+    released = threading.Event()  # let go once the run is over: no thread left waiting a minute
+
     def stuck(prompt: str, stop: object = None) -> str:
-        time.sleep(60)  # a server that never answers
+        released.wait(60)  # a server that never answers
         return "Final Answer: too late"
 
     count_tokens("load the vocabulary before the clock starts")
     began = time.monotonic()
-    result = run_react("q", stuck, default_tools(), max_seconds=0.3)
+    try:
+        result = run_react("q", stuck, default_tools(), max_seconds=0.3)
+    finally:
+        released.set()
     assert result.end_reason == "time_limit" and time.monotonic() - began < 30  # not the full minute
     assert result.steps[-1].error == "model_error" and "no reply" in result.steps[-1].observation
 

@@ -177,7 +177,9 @@ def test_a_retried_refund_after_a_time_out_pays_once(retries: int) -> None:
     model = rc.ScriptedModel([call] * (retries + 1) + ["Thought: t\nFinal Answer: refunded"])
     result = rc.run_react("Refund the 25 INR fee on order 88213.", model, desk.tools(),
                           max_steps=retries + 2, policy=approve_all, tool_timeout=0.05)
-    time.sleep(0.2)  # let the first, abandoned attempt finish in the background
+    deadline = time.monotonic() + 60  # the first, abandoned attempt pays in the background, late
+    while not desk.paid and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert desk.paid == [(88213, 25)]
     assert result.steps[0].observations[0].error == "tool_timeout"
     assert len(desk.log.lines()) == 1
