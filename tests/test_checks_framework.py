@@ -224,7 +224,7 @@ def test_time_limits_work_where_no_thread_can_start(monkeypatch: pytest.MonkeyPa
     before = sys.gettrace()
     result = run_cases("99.runaway", "t", runaway, forever_cases)
     assert [c.status for c in result.cases] == ["passed", "failed", "not run", "not run"]
-    assert result.cases[1].message == "did not finish within 0.3 s"
+    assert result.cases[1].message == "did not finish within 3 s"  # 0.3 s, ten times over in a tab
     assert sys.gettrace() is before  # whatever tracer was there (coverage, a debugger) is back
 
 

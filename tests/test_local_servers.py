@@ -64,7 +64,7 @@ def chat_bodies(server: StubServer) -> list[dict]:
 
 
 def test_a_native_call_waits_the_per_call_time_out_not_the_runs(monkeypatch) -> None:
-    monkeypatch.setenv("REACT_COURSE_TIMEOUT", "1")
+    monkeypatch.setenv("REACT_COURSE_TIMEOUT", "3")  # 1 s: a loaded machine's first answer came late
     tools = stub.calling_tools("calculate", SIX_BY_SEVEN, "42")
     with StubServer(stub.then_fail(tools, 1, stub.hanging)) as server:
         result = run_native(client(server), TOOLS, QUESTION, model=MODEL, max_seconds=120,
@@ -72,23 +72,23 @@ def test_a_native_call_waits_the_per_call_time_out_not_the_runs(monkeypatch) -> 
     assert result.end_reason == "error"
     failed = [s.observations[0].text for s in result.steps if s.model_failed]
     # The second failure is the call's own time-out again, or, when the stub's /v1/models answer
-    # is slower than the one second the run waits for it (a loaded machine), the busy-server
-    # message about the call abandoned after 1 s: both say the per-call limit, never the run's.
-    waited = ("within 1 s", "gave up on after 1 s")
-    assert len(failed) == 2 and "within 1 s" in failed[0], failed
+    # is slower than the three seconds the run waits for it (a loaded machine), the busy-server
+    # message about the call abandoned after 3 s: both say the per-call limit, never the run's.
+    waited = ("within 3 s", "gave up on after 3 s")
+    assert len(failed) == 2 and "within 3 s" in failed[0], failed
     assert any(said in failed[1] for said in waited), failed
 
 
 def test_the_text_loop_waits_the_per_call_time_out_too(monkeypatch) -> None:
-    monkeypatch.setenv("REACT_COURSE_TIMEOUT", "1")
+    monkeypatch.setenv("REACT_COURSE_TIMEOUT", "3")  # 1 s: a loaded machine's first answer came late
     first = "Thought: multiply\nAction: calculate\nAction Input: 6*7"
     with StubServer(stub.then_fail(stub.answering([first]), 1, stub.hanging)) as server:
         result = run_react(QUESTION, text_model(server), TOOLS, max_seconds=120, max_model_errors=2)
     assert result.end_reason == "error"
     failed = [s.observations[0].text for s in result.steps if s.model_failed]
     # as in the native run, a loaded machine may turn a later time-out into the busy-server message
-    waited = ("within 1 s", "gave up on after 1 s")
-    assert failed and "within 1 s" in failed[0], failed
+    waited = ("within 3 s", "gave up on after 3 s")
+    assert failed and "within 3 s" in failed[0], failed
     assert all(any(said in text for said in waited) for text in failed), failed
 
 

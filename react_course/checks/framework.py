@@ -197,7 +197,8 @@ def judge(case: Case) -> CaseResult:
     expected = describe(case.expected) if case.expected is not MISSING else ""
     if outcome.timed_out:
         return CaseResult(status="failed", points=0, expected=expected, printed=printed,
-                          message=f"did not finish within {case.time_limit:g} s", timed_out=True,
+                          message=f"did not finish within {outcome.limit or case.time_limit:g} s",
+                          timed_out=True,
                           hint=case.hint or "Is there a loop without a limit?", **base)
     error = outcome.error
     if isinstance(error, NotImplementedError):
