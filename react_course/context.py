@@ -40,11 +40,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .items import is_responses, item_line, item_turns, items_intact
+# tool_pairs_intact and tool_turns: lesson 08 reads them here, beside compress_messages
+from .items import item_line, split_turns, tool_pairs_intact, tool_turns  # noqa: F401
 from .models import takes
 from .record import Usage
 from .tokens import count_tokens
-from .transcript import broken_link, scratchpad
+from .transcript import scratchpad
 
 SUMMARY_TOKENS = 300  # the most tokens one summary may add to the history
 SUMMARY_HEADER = "Summary of the earlier steps (replaced to save tokens):"
@@ -238,60 +239,6 @@ def compress_messages(messages: Sequence[Message], summarise: Callable[..., str]
     pinned = [f"Still open: {item}" for item in open_items]
     note = {"role": "user", "content": "\n".join([SUMMARY_HEADER, reply, *pinned])}
     return head + [note] + [m for turn in kept for m in turn], _usage(summarise, prompt, reply)
-
-
-def split_turns(messages: Sequence[Message], keep_last: int
-                ) -> tuple[list[Message], list[list[Message]], list[list[Message]]] | None:
-    """(the head, the turns a summary replaces, the last ``keep_last`` turns), or None: nothing to summarise.
-
-    The head is every message up to and including the first user message (the
-    question). A conversation with no user message has no question to keep, and one
-    with ``keep_last`` turns or fewer after it nothing to replace: both give None.
-
-    >>> head, old, kept = split_turns([{"role": "system", "content": "s"}, {"role": "user", "content": "q"},
-    ...     {"role": "assistant", "content": "a"}, {"role": "assistant", "content": "b"}], keep_last=1)
-    >>> len(head), old, kept
-    (2, [[{'role': 'assistant', 'content': 'a'}]], [[{'role': 'assistant', 'content': 'b'}]])
-    >>> split_turns([{"role": "system", "content": "s"}, {"role": "assistant", "content": "a"}], 0) is None
-    True
-    """
-    head_end = next((i + 1 for i, m in enumerate(messages) if m.get("role") == "user"), None)
-    if head_end is None:
-        return None
-    turns = tool_turns(messages[head_end:])
-    if len(turns) <= keep_last:
-        return None
-    split = len(turns) - keep_last  # the turns before it are summarised, the rest kept as they are
-    return list(messages[:head_end]), turns[:split], turns[split:]
-
-
-def tool_turns(messages: Sequence[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    """Group messages into turns: an assistant message with tool calls takes its tool results along.
-
-    >>> turns = tool_turns([{"role": "assistant", "tool_calls": [{"id": "a"}]},
-    ...                     {"role": "tool", "tool_call_id": "a", "content": "4"},
-    ...                     {"role": "assistant", "content": "It costs 4."}])
-    >>> [len(t) for t in turns]
-    [2, 1]
-    """
-    if is_responses(messages):
-        return item_turns(messages)
-    turns: list[list[dict[str, Any]]] = []
-    for message in messages:
-        if message.get("role") == "tool" and turns and turns[-1][0].get("tool_calls"):
-            turns[-1].append(message)
-        else:
-            turns.append([message])
-    return turns
-
-
-def tool_pairs_intact(messages: Sequence[dict[str, Any]]) -> bool:
-    """True when every tool call has its result right after it and every result has its call.
-
-    >>> tool_pairs_intact([{"role": "tool", "tool_call_id": "a", "content": "4"}])
-    False
-    """
-    return (items_intact(messages) if is_responses(messages) else broken_link(messages)) is None
 
 
 def _turn_line(number: int, turn: list[Message]) -> str:

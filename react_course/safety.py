@@ -184,9 +184,8 @@ def ask_person(ask: Callable[[str], str] = input) -> Policy:
 
 
 def _amount(value: Decimal) -> str:
-    """One text for equal amounts (2.5 and 2.50, -0 and 0), exact at any number of digits.
-
-    ``normalize()`` would round to the context's 28 digits and keep the sign of ``-0``.
+    """One text for equal amounts (2.5 and 2.50, -0 and 0), exact at any number of digits
+    (``normalize()`` would round to the context's 28 digits and keep the sign of ``-0``).
 
     >>> _amount(Decimal("2.50")), _amount(Decimal("-0.00")), _amount(Decimal("1E+2")) == _amount(Decimal(100))
     ('25E-1', '0', True)
@@ -202,9 +201,8 @@ def _amount(value: Decimal) -> str:
 def canonical(value: Any) -> str:
     """A text two values share only when they are equal and of the same types all the way down.
 
-    A dict's items are sorted by their texts (so its keys may be texts and whole numbers
-    together), equal Decimals share one form, and every text is written with its
-    quotes and escapes, so no text can pass for a delimiter or another type.
+    A dict's items are sorted by their texts (so keys may be texts and numbers together),
+    equal Decimals share one form, and every text is written with its quotes and escapes.
 
     >>> canonical({"amount": 25}) != canonical({"amount": "25"}), canonical({1: "a"}) != canonical({"1": "a"})
     (True, True)
@@ -224,9 +222,8 @@ def canonical(value: Any) -> str:
 def idempotency_key(run_id: str, tool: str, arguments: Mapping[str, Any] | str) -> str:
     """The same key for the same action in the same run, whatever the attempt, time or process.
 
-    A hash (``hashlib``, the same in every process) of the canonical text of the three:
-    the order of the arguments' keys does not count, their types do (``25`` is not
-    ``"25"``), and equal amounts are one amount (``Decimal("2.5")`` and ``Decimal("2.50")``).
+    A hash (``hashlib``, the same in every process) of the canonical text of the three: the
+    order of the arguments' keys does not count, their types do (``25`` is not ``"25"``).
 
     >>> a = idempotency_key("run-1", "refund", {"order_id": 88213, "amount": Decimal("25.50")})
     >>> a == idempotency_key("run-1", "refund", {"amount": Decimal("25.5"), "order_id": 88213})

@@ -26,6 +26,7 @@ What it leaves out: what happens inside the kernel (``grade_run.py``, ``kernel_g
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -164,10 +165,8 @@ def _compiled() -> None:
     would compile every module it imports again."""
     import compileall
 
-    try:
+    with contextlib.suppress(OSError):  # a read-only install: compiled when it was installed
         compileall.compile_dir(Path(__file__).resolve().parents[1], quiet=2, workers=1)
-    except OSError:  # a read-only install: its modules were compiled when it was installed
-        pass
 
 
 def _grade_one(sub: submissions.Submission, handouts: dict[str, submissions.Handout],
@@ -275,13 +274,11 @@ def _die_with_the_grader() -> None:
     leaves no submission running. Elsewhere the wall time and ``_kill_tree`` are all there is."""
     if not sys.platform.startswith("linux"):
         return
-    try:
-        import ctypes
-        import signal
+    import ctypes
+    import signal
 
+    with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
 
 
 def _kill_tree(process: subprocess.Popen) -> None:
@@ -293,16 +290,12 @@ def _kill_tree(process: subprocess.Popen) -> None:
     except Exception:  # psutil missing, or the process just ended
         family = []
     if os.name == "posix":
-        try:
+        with contextlib.suppress(OSError):
             os.killpg(process.pid, 9)
-        except OSError:
-            pass
     process.kill()
     for child in family:
-        try:
+        with contextlib.suppress(Exception):  # it may have ended meanwhile
             child.kill()
-        except Exception:
-            pass
     process.wait()
 
 

@@ -19,6 +19,7 @@ from ..generated import Draw
 from ..plain import Raised
 from ..spec import GENERATED, Example, Fault, Rule
 from . import _isolated
+from .calculate_key import key
 
 HUGE = "9 ** 9 ** 9"
 HUGE_CASE = f"{HUGE} is refused, not computed (run in a separate process)"
@@ -66,8 +67,6 @@ VALUE = "The result is the value as text"
 
 
 def _key(expression: str) -> str:
-    from .strict_calculate import key
-
     return key(expression)
 
 

@@ -1,7 +1,7 @@
 """04.strict_calculate as a spec: a calculator that parses with ``ast`` and never evaluates Python.
 
 The library has no strict calculator (``rc.calculate`` knows five functions and allows
-exponents up to 1000), so the key is the statement's walk, written once here. A case
+exponents up to 1000), so the key is the statement's walk, written once (``calculate_key.py``). A case
 is a few expressions; the compared value is the list of answers. A value is compared
 exactly as ``str()`` writes it; an error only as far as the statement fixes it: it
 starts with ``Error:``, says ``exponent`` or ``digits`` for the two caps, and is
@@ -15,15 +15,13 @@ refused every cheap power; without ``os.fork`` (Windows, a browser tab) it is sk
 
 from __future__ import annotations
 
-import ast
-import math
 from typing import Any
 
-from ...calculator import _BINARY as OPERATORS
 from ..plain import Opaque, Raised
 from ..spec import GENERATED, Example, Spec, define
 from ..values import describe
 from . import _isolated
+from .calculate_key import key
 from .expressions import (
     BROWSER_TERMS,
     FAULTS,
@@ -41,48 +39,6 @@ from .expressions import (
     pairs,
     skipped,
 )
-
-
-def check_power(base: int | float, exponent: int | float) -> None:
-    if abs(exponent) > 100:
-        raise ValueError(f"the exponent {exponent} is too large (at most 100)")
-    whole = isinstance(base, int) and isinstance(exponent, int)
-    if whole and abs(base) > 1 and exponent > 0 and exponent * math.log10(abs(base)) >= 100:
-        raise ValueError("the result would have more than 100 digits")
-
-
-def _finite(value: Any) -> int | float:
-    if isinstance(value, complex) or (isinstance(value, float) and not math.isfinite(value)):
-        raise ValueError("the result is not a finite real number")
-    return value
-
-
-def _evaluate(node: ast.AST) -> int | float:
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-        return _finite(node.value)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
-        value = _evaluate(node.operand)
-        return -value if isinstance(node.op, ast.USub) else value
-    if isinstance(node, ast.BinOp) and type(node.op) in OPERATORS:
-        left, right = _evaluate(node.left), _evaluate(node.right)
-        if isinstance(node.op, ast.Pow):
-            check_power(left, right)
-        return _finite(OPERATORS[type(node.op)](left, right))
-    raise ValueError(f"{type(node).__name__} is not allowed: use numbers, + - * / // % ** and ( )")
-
-
-def key(expression: str) -> str:
-    """The answer key. Spaces around the expression are not an indentation: strip them first."""
-    try:
-        return str(_evaluate(ast.parse(expression.strip(), mode="eval").body))
-    except ZeroDivisionError:
-        return "Error: division by zero"
-    except OverflowError:
-        return "Error: the result is too large for a float"
-    except SyntaxError:
-        return f"Error: {expression!r} is not an arithmetic expression"
-    except Exception as error:  # RecursionError from a very long expression, and the refusals
-        return f"Error: {error}"
 
 
 def _answer(function: Any, expression: str) -> Any:
