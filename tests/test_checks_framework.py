@@ -291,3 +291,26 @@ def test_an_import_error_inside_a_lesson_checker_is_raised(monkeypatch) -> None:
         check("77.anything", 1)
     with pytest.raises(KeyError, match=r"no exercise '78\.anything'"):
         check("78.anything", 1)  # no checker module at all: "no exercise"
+
+
+def test_a_timed_out_case_leaves_no_thread_pool_stuck() -> None:
+    """A CaseTimeout inside ThreadPoolExecutor.submit can leak its process-wide lock; the limit
+    frees it, so the next pool still starts (a loaded run once hung here in 07.run_calls)."""
+    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import thread as pools
+
+    from react_course.checks.timing import run_limited
+
+    def forever() -> None:
+        while True:
+            pass
+
+    pools._global_shutdown_lock.acquire()  # as a thread interrupted inside submit leaves it
+    try:
+        assert run_limited(forever, 0.2).timed_out
+        assert not pools._global_shutdown_lock.locked()
+        with ThreadPoolExecutor(1) as pool:
+            assert pool.submit(lambda: 42).result(timeout=10) == 42
+    finally:
+        if pools._global_shutdown_lock.locked():
+            pools._global_shutdown_lock.release()

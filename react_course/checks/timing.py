@@ -108,7 +108,25 @@ def _run_in_thread(function: Callable[[], Any], time_limit: float, outcome: Outc
         outcome.timed_out = True
         _interrupt(worker)
         worker.join(0.5)
+        _free_the_pools_lock()
     return True
+
+
+def _free_the_pools_lock(wait: float = 5.0) -> None:
+    """Release ``concurrent.futures``' global lock if the interrupted thread left it held.
+
+    ``ThreadPoolExecutor.submit`` holds one lock shared by every pool in the process;
+    ``CaseTimeout`` raised in a thread inside ``submit`` can leave it held, and then every
+    later ``submit`` (the next case's, the student's next cell's) waits forever. It was
+    seen so: a loaded test run hung in 07.run_calls. ``submit`` holds it for microseconds,
+    so a lock still held after ``wait`` seconds is the leaked one.
+    """
+    from concurrent.futures import thread as pools
+
+    lock = getattr(pools, "_global_shutdown_lock", None)
+    if lock is not None:
+        lock.acquire(timeout=wait)  # ours within ``wait`` seconds, or still the leaked hold:
+        lock.release()  # free either way
 
 
 def _interrupt(worker: threading.Thread) -> None:
