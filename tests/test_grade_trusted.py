@@ -1,9 +1,9 @@
 """The comparison in the grader's process: lessons 03, 07 and 09 graded from their real notebooks.
 
-Every exercise with a spec (``checks.spec.SPECS``: all of 03, and 07's three behavioural
-ones, handed a scripted model or tools) is judged from its spec in the grader, the kernel
-only answering with plain data (``trusted_spec.py``); 09's exercises, which have no spec
-yet, through the recording stand-in (``trusted.py``); 07.what_remains in the kernel. The
+Every exercise is a spec (``checks.spec.SPECS``), so every one is judged from its spec in
+the grader, the kernel only answering with plain data (``trusted_spec.py``): 07's
+behavioural ones handed a scripted model or tools, and 07.what_remains, whose answer is
+a dict of values, not a function. The
 solutions score full marks, the handouts nothing, and three hostile notebooks no more than
 their honest grade: an answer whose ``__eq__`` always agrees (09, and 07's tool-calling
 loop), a spec's ``observe`` patched in the kernel to hide a broken rule, and IPython hooks
@@ -126,7 +126,7 @@ def test_the_solutions_score_full_marks_compared_in_the_grader(grades) -> None:
         assert grade.compared_here == wanted and wanted, lesson
     assert {"03.call_with_stops", "07.native_loop", "07.run_calls"} <= {  # handed a model, tools
         *grades["solved03"].compared_here, *grades["solved07"].compared_here}
-    assert "07.what_remains" not in grades["solved07"].compared_here  # no spec yet: in the kernel
+    assert "07.what_remains" in grades["solved07"].compared_here  # a dict of values, not a function
 
 
 def test_the_handouts_score_nothing(grades) -> None:

@@ -39,7 +39,8 @@ def answers(nonce: str, questions: str) -> None:
     namespace, replies = sys._getframe(1).f_globals, {}
     for exercise_id, name, keys, kind, seconds in json.loads(questions):
         function = namespace.get(name)
-        if not callable(function):
+        # a value exercise's answer (a quiz's dict) is not callable: its spec's observe reads it
+        if name not in namespace or (kind != "spec" and not callable(function)):
             replies[exercise_id] = {key: {"missing": name} for key in keys}
             continue
         ask = _spec_call if kind == "spec" else _recorded_call
