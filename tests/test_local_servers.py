@@ -75,8 +75,9 @@ def test_a_native_call_waits_the_per_call_time_out_not_the_runs(monkeypatch) -> 
     # is slower than the three seconds the run waits for it (a loaded machine), the busy-server
     # message about the call abandoned after 3 s: both say the per-call limit, never the run's.
     waited = ("within 3 s", "gave up on after 3 s")
-    assert len(failed) == 2 and "within 3 s" in failed[0], failed
-    assert any(said in failed[1] for said in waited), failed
+    # (a loaded machine may end the run after one failure: every failure names the call's limit)
+    assert failed and "within 3 s" in failed[0], failed
+    assert all(any(said in text for said in waited) for text in failed), failed
 
 
 def test_the_text_loop_waits_the_per_call_time_out_too(monkeypatch) -> None:
