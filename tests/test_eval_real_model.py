@@ -163,6 +163,9 @@ def test_a_slow_rate_limited_server_gets_every_run_done_by_waiting_out_its_429s(
 # ------------------------------------------------------------------ Ctrl-C
 
 
+COUNT_LOCK = threading.Lock()
+
+
 class InterruptedModel:
     """The careful model, until its ``at``-th call, which is where the user presses Ctrl-C."""
 
@@ -170,8 +173,10 @@ class InterruptedModel:
         self.inner, self.at, self.count, self.how = CarefulModel(TASKS), at, count, how
 
     def __call__(self, prompt: str, stop=None) -> str:
-        self.count[0] += 1
-        if self.count[0] == self.at:
+        with COUNT_LOCK:  # two workers share the count: read it under the lock, or both may miss ``at``
+            self.count[0] += 1
+            nth = self.count[0]
+        if nth == self.at:
             if self.how is None:
                 raise KeyboardInterrupt
             self.how()
