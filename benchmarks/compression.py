@@ -24,12 +24,12 @@ from decimal import Decimal
 from pathlib import Path
 
 import react_course as rc
-from react_course.caching import calls_of, run_cost
-from react_course.context import Compressor, ExtractiveSummariser
-from react_course.cost import cache_served, cost, prices, shared_prefix_tokens
+from react_course.context_cost.caching import calls_of, run_cost
+from react_course.context_cost.context import Compressor, ExtractiveSummariser
+from react_course.context_cost.cost import cache_served, cost, prices, shared_prefix_tokens
+from react_course.context_cost.routing import Router
 from react_course.lessons.long_tasks import TASKS, solved, task_model, task_tools
 from react_course.record import Usage
-from react_course.routing import Router
 from react_course.tokens import count_tokens, tokenizer_backend
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -94,13 +94,13 @@ def install_cell(plots: bool) -> dict:
     The kernel has already loaded the course at start (``loadPyodideOptions`` in
     jupyter-lite.json), so the install finds it there. A lesson with plots also
     puts the course's own plotter under the name ``matplotlib`` (matplotlib has
-    no WebAssembly build that the site could carry; see react_course/plots_offline.py).
+    no WebAssembly build that the site could carry; see react_course/web/plots_offline.py).
     """
     source = ["# Browser edition: install the course into this tab's Python, from this site\n",
               "# (no network needed). On a laptop the course is already installed.\n",
               "%pip install -q react-course"]
     if plots:
-        source += ["\nfrom react_course.plots_offline import plotting\n",
+        source += ["\nfrom react_course.web.plots_offline import plotting\n",
                    "plotting()  # the plots of this lesson, drawn by the course's own plotter"]
     return {"cell_type": "code", "execution_count": None, "id": "browser-setup",
             "metadata": {"tags": [INSTALL_TAG]}, "outputs": [], "source": source}

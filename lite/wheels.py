@@ -9,7 +9,7 @@ depends on. We write our own lock from the one in npm's ``pyodide``:
   version the laptop tests run), else at the version Pyodide ships;
 - every other package keeps Pyodide's own build, as a full URL on the public
   CDN: no lesson asks for one (the plots are drawn by the course's own plotter,
-  react_course/plots_offline.py), and the Chromium test fails on any request
+  react_course/web/plots_offline.py), and the Chromium test fails on any request
   that leaves the machine;
 - the course itself is one more entry, so ``%pip install react-course``
   (micropip, through the lock) installs it and its browser dependencies.

@@ -48,18 +48,7 @@ chat models served over HTTP, the flaky and MCP servers), ``lessons`` (the
 lessons' staged scenes), ``course`` (the react-course command), ``checks``.
 """
 
-from .calculator import calculate
-from .demo import WORKED_EXAMPLES, demo_model
-from .errors import ContextWindowFull, LimitExceeded, LimitReached, ModelConfigError, ModelError
-from .figures import show_figure
-from .guards import END_REASONS, Budget, Limits
-from .loop import run_react
-from .models import ModelCall, ReactiveModel, ScriptedModel, ScriptExhausted
-from .native import native_client, run_native
-from .observations import truncate
-from .parsing import Action, FinalAnswer, ParseError, parse_step
-from .prompts import Scratchpad, build_prompt, read_prompt
-from .providers import (
+from .backends.providers import (
     OpenAIChatModel,
     OpenAICompletionModel,
     course_model,
@@ -67,6 +56,16 @@ from .providers import (
     redact,
     uses_real_model,
 )
+from .calculator import calculate
+from .errors import ContextWindowFull, LimitExceeded, LimitReached, ModelConfigError, ModelError
+from .guards import END_REASONS, Budget, Limits
+from .lessons.demo import WORKED_EXAMPLES, demo_model
+from .loop import run_react
+from .models import ModelCall, ReactiveModel, ScriptedModel, ScriptExhausted
+from .native import native_client, run_native
+from .observations import truncate
+from .parsing import Action, FinalAnswer, ParseError, parse_step
+from .prompts import Scratchpad, build_prompt, read_prompt
 from .record import Observation, RunResult, Step, ToolCall, Usage
 from .safety import check_answer, check_provenance, refund_limit
 from .scripted_api.demo import demo_chat_model
@@ -85,7 +84,8 @@ from .tools import (
     side_effect,
     support_tools,
 )
-from .trace import StepLog, read_log
+from .tracing.trace import StepLog, read_log
+from .web.figures import show_figure
 
 __version__ = "0.1.0"
 

@@ -44,13 +44,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Literal
 
-from . import browser
 from .errors import LimitReached
 from .guards import Budget
 from .observations import truncate
 from .record import Observation, ToolCall
 from .safety import Policy, check_provenance, gate, mark_untrusted, without_model_flags
 from .tools.definition import Tool
+from .web import browser
 
 if TYPE_CHECKING:  # the registry calls execute for tools.run: a type, not an import, here
     from .tools.registry import ToolRegistry

@@ -36,7 +36,7 @@ import time
 from collections.abc import Callable
 from decimal import Decimal
 
-from .cost import Price, cost, money, price_of
+from .context_cost.cost import Price, cost, money, price_of
 from .errors import LimitExceeded, LimitReached
 from .limits import END_REASONS, Limits
 from .record import Observation, ToolCall, Usage
@@ -107,7 +107,8 @@ class Budget:
         if price is None and self.limits.max_cost is not None:
             raise ValueError(
                 f"max_cost={self.limits.max_cost} cannot be enforced: there is no price for {model!r} "
-                "in the price table (react_course.cost.prices()). Pass price=react_course.cost.Price(...) "
+                "in the price table (react_course.context_cost.cost.prices()). "
+                "Pass price=react_course.context_cost.cost.Price(...) "
                 "with its input and output prices, or leave max_cost out.")
         self.price, self.cost = price, (Decimal(0) if price is not None else None)
 

@@ -35,16 +35,16 @@ import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from . import browser
+from .backends.protocols import protocol_for
 from .driver import drive, new_budget
 from .errors import ModelConfigError
 from .execute import execute_all
 from .guards import Budget
 from .observations import short
-from .protocols import protocol_for
 from .record import Observation, RunResult, Step, ToolCall, Usage
 from .tokens import count_tokens
 from .tools import ToolRegistry, as_registry
+from .web import browser
 from .wire import PROTOCOLS, Reply, make_wire
 
 __all__ = ["PROTOCOLS", "NativeAgent", "execute_turn", "lesson_client", "native_client", "run_native"]
@@ -192,8 +192,8 @@ def native_client(setting: str | None = None, *, base_url: str | None = None,
     """
     import openai  # imported here: slow to import, and only native lessons need it
 
-    from .providers import DEFAULT_TIMEOUT, ENV_VAR, TIMEOUT_VAR, effective_url, parse_model_spec
-    from .providers import setting as number_setting
+    from .backends.providers import DEFAULT_TIMEOUT, ENV_VAR, TIMEOUT_VAR, effective_url, parse_model_spec
+    from .backends.providers import setting as number_setting
 
     spec = parse_model_spec(setting if setting is not None else os.environ.get(ENV_VAR))
     timeout = timeout or number_setting(TIMEOUT_VAR, DEFAULT_TIMEOUT)
@@ -255,7 +255,7 @@ def _unreachable(client: Any, model: str) -> str:
     """Why the server cannot be reached, in words; "" when something answers (even a 404)."""
     import openai
 
-    from .api_errors import explain
+    from .backends.api_errors import explain
 
     try:
         client.with_options(timeout=5.0, max_retries=0).models.list()

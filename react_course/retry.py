@@ -40,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .api_errors import tagged
+from .backends.api_errors import tagged
 from .errors import LimitReached, ModelConfigError, ModelError, final_code
 from .record import Usage
 
@@ -81,7 +81,7 @@ def default_backoff() -> Backoff:
     >>> default_backoff().base, default_backoff().cap
     (0.5, 8.0)
     """
-    from .model_settings import setting
+    from .backends.model_settings import setting
 
     base = setting(BACKOFF_VAR, 0.5)
     return Backoff(base=base, cap=16 * base)

@@ -43,9 +43,15 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .api_errors import explain
+from .backends.api_errors import explain
+from .backends.model_settings import (
+    DEFAULT_MAX_TOKENS,
+    MAX_TOKENS_VAR,
+    REASONING_TOKENS,
+    per_call_timeout,
+    setting,
+)
 from .errors import ModelConfigError, ModelError
-from .model_settings import DEFAULT_MAX_TOKENS, MAX_TOKENS_VAR, REASONING_TOKENS, per_call_timeout, setting
 from .parsing import text_form_calls
 from .record import Observation, ToolCall, Usage
 from .retry import is_call_failure, wait_for_server

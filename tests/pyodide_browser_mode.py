@@ -54,9 +54,9 @@ def checks(root: Path) -> None:
 
 def library() -> None:
     from react_course import default_tools, demo_model, run_react
-    from react_course.demo import WORKED_EXAMPLES
     from react_course.evaluate.runner import run_eval
     from react_course.evaluate.tasks import load_tasks
+    from react_course.lessons.demo import WORKED_EXAMPLES
 
     assert len(run_eval(tasks=load_tasks()[:4], workers=4)) == 4
     for _ in range(2):  # the notes for a tool call and a model call, once each
@@ -64,9 +64,9 @@ def library() -> None:
 
 
 def drive(root: Path) -> None:
-    from react_course import browser
     from react_course.checks import check
     from react_course.course import doctor, handin, progress
+    from react_course.web import browser
 
     for folder in ("notebooks", "exercises"):
         shutil.copytree(root / folder, browser.DRIVE / folder, dirs_exist_ok=True)
@@ -80,7 +80,7 @@ def drive(root: Path) -> None:
 
 
 def main() -> None:
-    from react_course import browser
+    from react_course.web import browser
 
     assert browser.IN_BROWSER and not browser.threads_work(), "run this in Pyodide"
     root = Path(sys.argv[1]).resolve()

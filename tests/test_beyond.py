@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from react_course import ScriptedModel, run_react
-from react_course import frameworks as fw
+from react_course.lessons import frameworks as fw
 from react_course.lessons.incidents import RefundDesk
 from react_course.lessons.web_search import format_results, sanitise, search_results, web_search
 from react_course.safety import refund_limit

@@ -32,8 +32,8 @@ from grading_submissions import LESSON, small_course
 from test_checks_lesson07 import RUN_CALLS_MUTANTS
 from test_checks_lesson07 import run_calls as reference_run_calls
 
-import react_course.browser as browser
-from react_course import calculator, frameworks
+import react_course.web.browser as browser
+from react_course import calculator
 from react_course.checks import attempt, check, results_path
 from react_course.checks.lesson04 import _isolated
 from react_course.checks.lesson04.strict_calculate import BROWSER_TERMS, LONG_CASE, LONG_TERMS
@@ -43,11 +43,12 @@ from react_course.course import doctor, handin, progress
 from react_course.evaluate.runner import run_eval
 from react_course.evaluate.tasks import load_tasks
 from react_course.execute import ToolTimeout, execute, execute_all, run_with_time_limit
+from react_course.lessons import frameworks
 from react_course.loop import run_react
 from react_course.models import ScriptedModel
 from react_course.record import ToolCall
 from react_course.tools.registry import ToolRegistry
-from react_course.trace import JsonLines
+from react_course.tracing.trace import JsonLines
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNNER = ROOT / "lite" / "node" / "run.mjs"
@@ -275,7 +276,7 @@ def test_the_doctor_warns_when_the_kernel_cannot_see_the_drive(tab: Path, tmp_pa
 
 
 def test_the_browser_path_never_imports_the_grader() -> None:
-    code = ("import sys, react_course.browser as b; b.IN_BROWSER = True\n"
+    code = ("import sys, react_course.web.browser as b; b.IN_BROWSER = True\n"
             "from react_course.course import doctor, handin, progress\n"
             "doctor.diagnose(); progress.report()\n"
             "assert not [m for m in sys.modules if m.startswith('react_course.course.grade')], sys.modules\n")

@@ -9,11 +9,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import react_course as rc
-from react_course.caching import call_cost, calls_of, run_cost, split_call
-from react_course.context import Compressor, ExtractiveSummariser
-from react_course.cost import CACHE_BLOCK, CACHE_MINIMUM, cache_served, prices
+from react_course.context_cost.caching import call_cost, calls_of, run_cost, split_call
+from react_course.context_cost.context import Compressor, ExtractiveSummariser
+from react_course.context_cost.cost import CACHE_BLOCK, CACHE_MINIMUM, cache_served, prices
+from react_course.context_cost.price_table import write_price
 from react_course.lessons.long_tasks import TASKS, task_model, task_tools
-from react_course.price_table import write_price
 
 TABLE = prices()
 CACHED_MODELS = [name for name, price in TABLE.items() if price.cache and price.cache.minimum]

@@ -12,10 +12,10 @@ from decimal import Decimal, localcontext
 import pytest
 from mutation_suite import exercise_tests, result_of
 
-from react_course import context, cost
 from react_course.checks.lesson08.call_cost import ZERO
 from react_course.checks.lesson08.compress_messages import NO_USER, ONLY, OWN, SUMMARY_MESSAGE
 from react_course.checks.lesson08.total_tokens import EXACT, LARGE
+from react_course.context_cost import context, cost
 
 # ------------------------------------------------------------------- references
 
@@ -366,7 +366,7 @@ def _summary_under_a_header(messages, summary, keep_last):
 
 
 def _no_question_compressed(messages, summary, keep_last):
-    """What rc.context.compress_messages did before: no user message, an empty head, still compressed."""
+    """What context.compress_messages did before: no user message, an empty head, still compressed."""
     roles = [m["role"] for m in messages]
     start = roles.index("user") + 1 if "user" in roles else 0
     turns = _turns(messages[start:])
@@ -471,7 +471,7 @@ def test_a_failure_gets_the_hint_of_its_fault(exercise: str, name: str, says: st
 # ---------------------------------------------------------------- the library and the statement agree
 
 def test_the_library_compresses_as_the_statement_says() -> None:
-    """rc.context.compress_messages keeps what the exercise keeps; with no question it changes nothing."""
+    """context.compress_messages keeps what the exercise keeps; with no question it changes nothing."""
     from react_course.checks.lesson08.compress_messages import SUMMARY, SYSTEM, TURNS, conversation
 
     for keep in (0, 1, 2, 3):

@@ -10,7 +10,7 @@ import pytest
 from mutation_suite import exercise_tests, result_of
 
 from react_course.checks.lesson12.reflection import key as reflection_key
-from react_course.structure import read_plan as plan_key
+from react_course.lessons.structure import read_plan as plan_key
 
 
 def stub(*args, **kwargs):

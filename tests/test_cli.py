@@ -48,7 +48,7 @@ def test_help_shows_the_commands_not_the_module_docstring() -> None:
 
 def test_each_step_is_printed_as_it_completes(capsys, monkeypatch) -> None:
     """When the model is called for step 2, step 1's observation is already on the screen."""
-    import react_course.demo as demo
+    import react_course.lessons.demo as demo
 
     seen_before_each_call: list[str] = []
     scripted = demo.demo_model()

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 from compression import measure
 
-from react_course.context import Compressor, ExtractiveSummariser
+from react_course.context_cost.context import Compressor, ExtractiveSummariser
 from react_course.lessons.long_tasks import TASKS
 
 

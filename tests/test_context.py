@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import react_course as rc
-from react_course.context import (
+from react_course.context_cost import cost as costs
+from react_course.context_cost.context import (
     SUMMARY_HEADER,
     Compressor,
     ExtractiveSummariser,
@@ -17,9 +18,9 @@ from react_course.context import (
     tool_pairs_intact,
     tool_turns,
 )
+from react_course.context_cost.routing import Router
 from react_course.lessons.long_tasks import TASKS, order_record, solved, task_model, task_tools
 from react_course.record import Usage
-from react_course.routing import Router
 from react_course.tokens import count_tokens
 
 TASK = TASKS[1]  # twelve orders and a mistyped id
@@ -141,8 +142,8 @@ def test_the_router_sends_routine_steps_to_the_cheap_model():
     assert router.choices.count("cheap") > len(router.choices) // 2
     careless = rc.run_react(TASK.question, task_model(TASK, careless=True), task_tools(), max_steps=20)
     assert not solved(TASK, careless)  # the cheap model alone loses this task
-    prices = rc.cost.prices()
-    assert router.cost(prices["gpt-4o"], prices["gpt-4o-mini"]) < rc.cost.cost(
+    prices = costs.prices()
+    assert router.cost(prices["gpt-4o"], prices["gpt-4o-mini"]) < costs.cost(
         router.usage["strong"] + router.usage["cheap"], prices["gpt-4o"])
 
 
@@ -188,7 +189,7 @@ def test_a_real_summariser_is_sent_the_summary_budget_as_its_output_limit():
     import stub_servers as stub
     from stub_servers import KEY, MODEL, StubServer
 
-    from react_course.providers import OpenAICompletionModel
+    from react_course.backends.providers import OpenAICompletionModel
 
     with StubServer(stub.answering(["Findings: a pen costs 2 " * 200])) as server:
         model = OpenAICompletionModel(MODEL, base_url=server.url, api_key=KEY, max_retries=0)

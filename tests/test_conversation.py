@@ -9,7 +9,13 @@ import openai
 import pytest
 
 import react_course as rc
-from react_course.conversation import STATELESS, effort_options, next_request, output_items, request_size
+from react_course.backends.conversation import (
+    STATELESS,
+    effort_options,
+    next_request,
+    output_items,
+    request_size,
+)
 from react_course.lessons.effort import effort_model
 from react_course.native import run_native
 from react_course.schemas import declare

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import react_course as rc
-from react_course.cost import (
+from react_course.context_cost.cost import (
     Price,
     cache_served,
     compressed_run_usages,

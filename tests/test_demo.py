@@ -8,8 +8,8 @@ import pytest
 
 from react_course import WORKED_EXAMPLES, default_tools, demo_model, run_react
 from react_course.course.cli import main
-from react_course.demo import NO_PLAN, plan_for
-from react_course.plans import HEIGHTS, PRICES, order_of
+from react_course.lessons.demo import NO_PLAN, plan_for
+from react_course.lessons.plans import HEIGHTS, PRICES, order_of
 from react_course.scripted_api import serve
 from react_course.tools import Encyclopedia
 

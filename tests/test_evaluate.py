@@ -37,7 +37,7 @@ from react_course.evaluate import (
 from react_course.evaluate.metrics import EvalRun, calls_after_answer
 from react_course.evaluate.tasks import Task
 from react_course.record import RunResult, Step, ToolCall
-from react_course.trace import read_log
+from react_course.tracing.trace import read_log
 
 TASKS = load_tasks()
 
@@ -303,7 +303,7 @@ def test_a_rate_limited_call_is_retried_by_the_run_and_a_refused_one_is_not(monk
 
 
 def test_money_per_task_and_per_solved_task_at_a_price() -> None:
-    from react_course.cost import price_of
+    from react_course.context_cost.cost import price_of
 
     found = metrics(run_eval(DEFAULT, TASKS[:8]), price=price_of("gpt-4o-mini"))
     assert found.money_per_task > 0 and found.money_per_solved >= found.money_per_task

@@ -10,7 +10,7 @@ import pytest
 
 from react_course.checks import Case
 from react_course.checks.framework import run_cases
-from react_course.figures import figure_bundle
+from react_course.web.figures import figure_bundle
 
 matplotlib.use("Agg")
 ROOT = Path(__file__).resolve().parents[1]

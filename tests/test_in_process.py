@@ -24,13 +24,13 @@ from test_scripted_api import EIFFEL, TOOLS, client, functions
 from test_scripted_api_responses import RESPONSES_TOOLS
 
 import react_course as rc
-from react_course import browser
 from react_course.errors import ModelError
 from react_course.native import lesson_client, run_native
 from react_course.scripted_api import scripted_client, serve
 from react_course.scripted_api.app import ScriptedAPI
 from react_course.scripted_api.flaky import HttpModel, serve_flaky
 from react_course.scripted_api.in_process import hosted, openai_client
+from react_course.web import browser
 
 
 @pytest.fixture
@@ -274,7 +274,7 @@ def test_discover_tools_in_the_browser_hands_over_the_servers_tools(browser_tab,
 
 
 def test_framework_reports_are_laptop_only_in_the_browser(browser_tab):
-    from react_course.frameworks import report
+    from react_course.lessons.frameworks import report
 
     with serve() as url:
         assert report("langgraph", url) == ("langgraph: not run: laptop only (a framework's client "

@@ -15,8 +15,13 @@ import openai
 import pytest
 
 import react_course as rc
-from react_course.context import SUMMARY_HEADER, ExtractiveSummariser, compress_messages, tool_pairs_intact
-from react_course.items import item_turns, items_intact
+from react_course.context_cost.context import (
+    SUMMARY_HEADER,
+    ExtractiveSummariser,
+    compress_messages,
+    tool_pairs_intact,
+)
+from react_course.context_cost.items import item_turns, items_intact
 from react_course.schemas import declare
 from react_course.scripted_api import serve
 from react_course.scripted_api.models import ChatTurn, ScriptedChatModel

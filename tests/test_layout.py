@@ -20,7 +20,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "react_course"
 MAX_LINES = 320  # "about 300": a module past this is two ideas
-SUBPACKAGES = ("scripted_api", "course", "lessons", "evaluate")
+SUBPACKAGES = ("scripted_api", "course", "lessons", "evaluate", "context_cost", "tracing", "backends", "web",
+               "tools", "checks", *(f"checks/lesson{n:02d}" for n in range(1, 13)))
 
 
 def module_name(path: Path) -> tuple[str, list[str]]:
@@ -143,3 +144,23 @@ def test_the_top_readme_lists_every_top_level_module_and_folder() -> None:
     folders = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
     named = set(re.findall(r"`(\w+)/`", table))
     assert folders - named == set(), "subpackages missing from the README's library table"
+
+
+def test_every_package_has_a_readme() -> None:
+    packages = [p.parent for p in PACKAGE.rglob("__init__.py") if "__pycache__" not in p.parts]
+    missing = [str(p.relative_to(ROOT)) for p in packages if not (p / "README.md").exists()]
+    assert missing == [], f"packages without a README.md: {missing}"
+
+
+def test_the_top_level_holds_the_agent_and_about_25_modules() -> None:
+    """The agent a student reads sits at the top; what is not the agent lives in a folder."""
+    modules = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(modules) <= 25, f"{len(modules)} top-level modules: move what is not the agent into a folder"
+
+
+def test_the_package_readme_maps_every_top_level_module_and_folder() -> None:
+    text = (PACKAGE / "README.md").read_text(encoding="utf-8")
+    modules = {p.name for p in PACKAGE.glob("*.py") if p.name not in ("__init__.py", "__main__.py")}
+    folders = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists() or p.name == "data"}
+    assert modules - set(re.findall(r"`(\w+\.py)`", text)) == set()
+    assert folders - set(re.findall(r"`(\w+)/`", text)) == set()

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import react_course as rc
-from react_course.cost import Price, cost
+from react_course.context_cost.cost import Price, cost
 from react_course.execute import execute_all
 from react_course.guards import Budget, Limits
 from react_course.lessons.incidents import RefundDesk

@@ -24,11 +24,11 @@ import pytest
 import stub_servers as stub
 from stub_servers import KEY, MODEL, StubServer
 
+from react_course.backends.providers import OpenAIChatModel, OpenAICompletionModel
 from react_course.errors import ModelConfigError
 from react_course.loop import run_react
 from react_course.models import ScriptedModel
 from react_course.native import lesson_client, run_native
-from react_course.providers import OpenAIChatModel, OpenAICompletionModel
 from react_course.scripted_api import serve
 from react_course.scripted_api.models import Call, ChatTurn, ScriptedChatModel
 from react_course.tools import ToolRegistry
@@ -155,7 +155,7 @@ def test_a_server_without_the_responses_api_is_told_to_use_chat() -> None:
 
 
 def test_a_missing_model_on_the_responses_api_is_still_about_the_model() -> None:
-    from react_course.api_errors import explain
+    from react_course.backends.api_errors import explain
 
     error = openai.NotFoundError(f"Error code: 404 - The model '{MODEL}' does not exist",
                                  response=_response(404), body=None)

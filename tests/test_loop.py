@@ -297,7 +297,7 @@ def test_a_one_call_run_says_call_not_calls() -> None:
 
 
 def test_a_configuration_error_is_raised_not_retried() -> None:
-    from react_course.providers import ModelConfigError
+    from react_course.backends.providers import ModelConfigError
 
     calls = []
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from react_course.cost import prices
-from react_course.price_table import check_report, check_table
+from react_course.context_cost.cost import prices
+from react_course.context_cost.price_table import check_report, check_table
 from react_course.tools.data import load_json
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,7 +73,8 @@ def test_every_dollar_figure_in_a_lessons_prose_is_printed_by_its_code(lesson: s
         for figure in DOLLARS.findall("".join(cell["source"])):
             assert Decimal(figure.replace(",", "")) in printed, (
                 f"{lesson} cell {index} states ${figure}, which no output of the lesson prints: "
-                "print it from the price table (react_course.cost.prices()) instead of typing it")
+                "print it from the price table (react_course.context_cost.cost.prices()) "
+                "instead of typing it")
 
 
 @pytest.mark.parametrize("lesson", PRICED_LESSONS)

@@ -2,8 +2,8 @@
 
 import pytest
 
+from react_course.backends.protocols import REQUIRED, protocol_for, why_protocol
 from react_course.native import run_native
-from react_course.protocols import REQUIRED, protocol_for, why_protocol
 from react_course.scripted_api import scripted_client
 from react_course.scripted_api.models import ChatTurn, ScriptedChatModel
 

@@ -16,10 +16,8 @@ import pytest
 import stub_servers as stub
 from stub_servers import KEY, MODEL, StubServer
 
-from react_course import providers
-from react_course.errors import ContextWindowFull, ModelConfigError, ModelError
-from react_course.models import ReactiveModel
-from react_course.providers import (
+from react_course.backends import providers
+from react_course.backends.providers import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_TIMEOUT,
     OpenAIChatModel,
@@ -30,6 +28,8 @@ from react_course.providers import (
     redact,
     uses_real_model,
 )
+from react_course.errors import ContextWindowFull, ModelConfigError, ModelError
+from react_course.models import ReactiveModel
 
 REPLY = "Thought: t\nAction: search\nAction Input: x"
 

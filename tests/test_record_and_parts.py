@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import react_course.browser as browser_module
+import react_course.web.browser as browser_module
 from react_course import (
     END_REASONS,
     WORKED_EXAMPLES,

@@ -260,7 +260,7 @@ def test_the_sdks_quota_error_is_explained_and_not_retried() -> None:
     import httpx2  # what openai 3.x is built on (not httpx)
     import openai
 
-    from react_course.api_errors import explain
+    from react_course.backends.api_errors import explain
 
     request = httpx2.Request("POST", "http://127.0.0.1:9/v1/chat/completions")
     response = httpx2.Response(429, request=request, json={"error": QUOTA_BODY})

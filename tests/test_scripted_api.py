@@ -18,7 +18,7 @@ import openai
 import pytest
 
 from react_course.calculator import calculate
-from react_course.demo import WORKED_EXAMPLES
+from react_course.lessons.demo import WORKED_EXAMPLES
 from react_course.scripted_api import MAX_BODY, serve
 from react_course.scripted_api.demo import DATE_QUESTION
 from react_course.scripted_api.models import Call, ChatTurn, ReactiveChatModel, ScriptedChatModel

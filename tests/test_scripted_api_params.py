@@ -235,8 +235,8 @@ def test_text_completions_answer_a_react_prompt_in_the_text_format(demo_url):
 
 @pytest.mark.parametrize("kind", ["openai-compatible", "openai-compatible-completions"])
 def test_the_text_loop_runs_against_the_server_through_the_setting(demo_url, kind):
+    from react_course.backends.providers import real_model
     from react_course.loop import run_react
-    from react_course.providers import real_model
     from react_course.tools import default_tools
 
     model = real_model(f"{kind}:{demo_url}:react-course-demo")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import openai
 import pytest
 
-from react_course.api_errors import explain
+from react_course.backends.api_errors import explain
 from react_course.errors import LimitReached, ModelError, final_code
 from react_course.guards import Budget, Limits
 from react_course.retry import call_with_retries, is_retryable, plan_wait, sdk_retry_defaults

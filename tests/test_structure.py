@@ -6,11 +6,12 @@ from dataclasses import replace
 
 import pytest
 
-from react_course import ScriptedModel, default_tools, structure
+from react_course import ScriptedModel, default_tools
 from react_course.evaluate import SimulatedModel, load_tasks, metrics, structured, task_tools
 from react_course.evaluate.structured import KINDS, SimulatedPlanner, model_calls, run_one, run_structured
+from react_course.lessons import structure
+from react_course.lessons.structure import lesson_for, plan_and_execute, read_plan, reflect, with_reflection
 from react_course.record import Observation, RunResult, Step, ToolCall
-from react_course.structure import lesson_for, plan_and_execute, read_plan, reflect, with_reflection
 
 ANSWER = "Thought: I know it now.\nFinal Answer: Elon Musk"
 PONDER = "Thought: Let me think some more."

@@ -14,8 +14,8 @@ from react_course import ScriptedModel, run_native, run_react
 from react_course.record import RunResult
 from react_course.scripted_api import serve
 from react_course.tools import default_tools
-from react_course.trace import JsonLines, StepLog, read_log
-from react_course.viewer import TraceViewer, static_html, step_html
+from react_course.tracing.trace import JsonLines, StepLog, read_log
+from react_course.tracing.viewer import TraceViewer, static_html, step_html
 
 EIFFEL = "How much taller is the Eiffel Tower than the Statue of Liberty?"
 REPLIES = ["Thought: I need the height.\nAction: search\nAction Input: Eiffel Tower",
@@ -70,7 +70,7 @@ KILLED = textwrap.dedent("""
     import os, signal, sys
     from react_course import ReactiveModel, run_react
     from react_course.tools import default_tools
-    from react_course.trace import StepLog
+    from react_course.tracing.trace import StepLog
 
     calls = []
     def model(prompt, stop=None):
@@ -105,7 +105,7 @@ def test_events_are_json_lines_with_the_schema(tmp_path: Path) -> None:
 
 def test_spans_follow_the_genai_conventions(tmp_path: Path) -> None:
     pytest.importorskip("opentelemetry.sdk")
-    from react_course.trace import OtelSpans
+    from react_course.tracing.trace import OtelSpans
 
     spans = OtelSpans(tmp_path / "spans.jsonl", model="scripted")
     run_react(EIFFEL, ScriptedModel(REPLIES), default_tools(), trace=StepLog(run_id="o", spans=spans))

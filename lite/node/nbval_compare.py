@@ -138,7 +138,7 @@ def difference(expected: list[dict], got: list[dict], sanitizers: list[tuple[str
                drawn: bool = True) -> dict | None:
     """None when nbval would pass the cell; else where it differs, shortened for a report.
 
-    ``drawn=False``: in Pyodide, matplotlib is the course's plotter (``react_course.plots_offline``),
+    ``drawn=False``: in Pyodide, matplotlib is the course's plotter (``react_course.web.plots_offline``),
     whose figures are SVG, not PNG, so images are not compared; the alt text still is.
     """
     want, have = flatten(expected, sanitizers), flatten(got, sanitizers)

@@ -82,7 +82,7 @@ def offline_plots() -> None:
 
     (The site's ``plotting()`` does the same, and also says so in the cell's output.)
     """
-    from react_course.plots_offline import install_stand_in
+    from react_course.web.plots_offline import install_stand_in
 
     install_stand_in()
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 import re
 
-from .errors import ContextWindowFull, ModelConfigError, ModelError, final_code
+from ..errors import ContextWindowFull, ModelConfigError, ModelError, final_code
 
 _SECRETS: set[str] = set()
 _MIN_SECRET = 8  # shorter "keys" (such as "ollama") are placeholders, not secrets

@@ -18,8 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import ModelConfigError
 from .api_errors import redact
-from .errors import ModelConfigError
 
 ENV_VAR = "REACT_COURSE_MODEL"
 OLLAMA_URL = "http://localhost:11434/v1"

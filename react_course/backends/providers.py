@@ -36,8 +36,11 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from ..errors import ContextWindowFull, ModelConfigError, ModelError
+from ..prompts import cue_for
+from ..retry import is_call_failure, wait_for_server
+from ..stops import api_stops, cut_at_end_of_turn, cut_at_stop, strip_reasoning
 from .api_errors import explain, redact, remember_secret, tagged
-from .errors import ContextWindowFull, ModelConfigError, ModelError
 from .model_settings import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_TIMEOUT,
@@ -53,9 +56,6 @@ from .model_settings import (
     per_call_timeout,
     setting,
 )
-from .prompts import cue_for
-from .retry import is_call_failure, wait_for_server
-from .stops import api_stops, cut_at_end_of_turn, cut_at_stop, strip_reasoning
 
 __all__ = ["ENV_VAR", "OLLAMA_URL", "OPENAI_URL", "ContextWindowFull", "ModelConfigError",
            "ModelError", "ModelSpec", "OpenAIChatModel", "OpenAICompletionModel", "course_model",
@@ -111,7 +111,7 @@ class OpenAIChatModel:
         if self._client is None:
             # imported here: slow to import, and only real models need it. An address that
             # ``scripted_api.serve`` made in a browser tab (no sockets there) is served in-process.
-            from .scripted_api.in_process import openai_client
+            from ..scripted_api.in_process import openai_client
 
             key = self._api_key or os.environ.get("OPENAI_API_KEY")
             if not key and self.base_url is None and not os.environ.get("OPENAI_BASE_URL"):
@@ -290,7 +290,7 @@ def course_model(scripted: Any = None) -> Any:
         return real_model(spec)
     if scripted is not None:
         return scripted
-    from .demo import demo_model
+    from ..lessons.demo import demo_model
 
     return demo_model()
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import browser
+from ..web import browser
 from .framework import (
     MISSING,
     STATUSES,

@@ -38,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .. import browser
+from ..web import browser
 
 __all__ = ["CaseTimeout", "Outcome", "run_limited", "run_with_trace_deadline"]
 

@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
+from ..tokens import count_tokens
 from .cost import PER_MILLION, Price, shared_prefix_tokens
 from .price_table import write_price
-from .tokens import count_tokens
 
 
 def split_call(prompt: int, shared: int, price: Price, scheme: str = "none") -> tuple[int, int, int]:
@@ -42,7 +42,7 @@ def split_call(prompt: int, shared: int, price: Price, scheme: str = "none") -> 
     blocks where the model has them) and the rest is written, as an agent
     loop that marks its newest message does.
 
-    >>> from react_course.cost import prices
+    >>> from react_course.context_cost.cost import prices
     >>> opus, gpt4o = prices()["claude-opus-4-5"], prices()["gpt-4o"]
     >>> split_call(3_000, 2_500, opus, "5m"), split_call(5_000, 4_500, opus, "5m")
     ((3000, 0, 0), (0, 500, 4500))
@@ -66,7 +66,7 @@ def split_call(prompt: int, shared: int, price: Price, scheme: str = "none") -> 
 def call_cost(prompt: int, shared: int, output: int, price: Price, scheme: str = "none") -> Decimal | None:
     """Dollars for one call, or None when a price or rule it needs is not known.
 
-    >>> from react_course.cost import prices
+    >>> from react_course.context_cost.cost import prices
     >>> call_cost(2_000, 1_500, 0, prices()["gpt-4o"], "auto")  # 1,408 read at half price
     Decimal('0.00324')
     >>> call_cost(2_000, 1_500, 0, prices()["gpt-5.6"], "auto") is None  # its prices were not read
@@ -89,7 +89,7 @@ def run_cost(calls: Sequence[tuple[int, int, int]], price: Price, scheme: str = 
     Under Claude Opus 4.5's 4,096-token minimum, a run of 3,000 to 4,000-token
     prompts is never cached, so caching costs what no cache costs:
 
-    >>> from react_course.cost import prices
+    >>> from react_course.context_cost.cost import prices
     >>> opus = prices()["claude-opus-4-5"]
     >>> calls = [(3_000, 0, 100), (3_500, 3_000, 100), (4_000, 3_500, 100)]
     >>> [str(run_cost(calls, opus, s)) for s in ("none", "5m", "1h")]

@@ -40,12 +40,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..models import takes
+from ..record import Usage
+from ..tokens import count_tokens
+from ..transcript import scratchpad
+
 # tool_pairs_intact and tool_turns: lesson 08 reads them here, beside compress_messages
 from .items import item_line, split_turns, tool_pairs_intact, tool_turns  # noqa: F401
-from .models import takes
-from .record import Usage
-from .tokens import count_tokens
-from .transcript import scratchpad
 
 SUMMARY_TOKENS = 300  # the most tokens one summary may add to the history
 SUMMARY_HEADER = "Summary of the earlier steps (replaced to save tokens):"

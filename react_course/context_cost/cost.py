@@ -36,9 +36,9 @@ import re
 from decimal import Decimal
 from typing import Any
 
+from ..record import Usage
+from ..tokens import count_tokens
 from .price_table import Price, load_table  # Price is defined there and used from here too
-from .record import Usage
-from .tokens import count_tokens
 
 PER_MILLION = Decimal(1_000_000)
 CACHE_MINIMUM = 1_024  # tokens: OpenAI never reads a shorter prompt from the cache

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .transcript import broken_link
+from ..transcript import broken_link
 
 Item = dict[str, Any]
 MODEL_ITEMS = frozenset({"reasoning", "function_call"})

@@ -25,7 +25,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from .tools.data import load_json
+from ..tools.data import load_json
 
 STALE_DAYS = 365  # a row older than this is listed for reading again
 

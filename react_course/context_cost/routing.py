@@ -17,10 +17,10 @@ import re
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 
+from ..prompts import Scratchpad, read_prompt
+from ..record import Usage
+from ..tokens import count_tokens
 from .cost import Price, cost
-from .prompts import Scratchpad, read_prompt
-from .record import Usage
-from .tokens import count_tokens
 
 # The program's own wording for an observation that reports a failure (execute.py, the registry).
 FAILED = re.compile(r"^(Unknown tool|Bad input|Could not read|You already called|There is no)|"

@@ -107,7 +107,7 @@ def _add_course_verbs(verbs: Any) -> None:
 
 
 def _error(message: object) -> int:
-    from ..api_errors import redact
+    from ..backends.api_errors import redact
 
     print(f"react-course: {redact(message)}", file=sys.stderr)
     return 2
@@ -122,7 +122,7 @@ class _LivePrinter:
         self.printed = 0
 
     def _emit(self, lines: list[str]) -> None:
-        from ..api_errors import redact
+        from ..backends.api_errors import redact
 
         for line in lines[self.printed:]:
             print(redact(line), flush=True)
@@ -145,11 +145,11 @@ class _LivePrinter:
 def cmd_run(args: argparse.Namespace) -> int:
     import os
 
-    from ..demo import WORKED_EXAMPLES, demo_model
+    from ..backends.providers import parse_model_spec, real_model
     from ..errors import ReactCourseError
+    from ..lessons.demo import WORKED_EXAMPLES, demo_model
+    from ..lessons.plans import HEIGHTS
     from ..loop import run_react
-    from ..plans import HEIGHTS
-    from ..providers import parse_model_spec, real_model
     from ..tools import default_tools
 
     if args.list:

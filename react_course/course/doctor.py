@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 
-from .. import browser
+from ..web import browser
 from .findings import Finding, installed
 
 KERNEL_NAME = "react-course"
@@ -199,7 +199,7 @@ def summary(findings: list[Finding], pinged: bool = False) -> str:
 
 
 def report(findings: list[Finding], pinged: bool = False) -> str:
-    from ..api_errors import redact
+    from ..backends.api_errors import redact
 
     return redact("\n".join([*(f.line() for f in findings), summary(findings, pinged)]))
 
@@ -207,7 +207,7 @@ def report(findings: list[Finding], pinged: bool = False) -> str:
 def report_json(findings: list[Finding], pinged: bool = False) -> str:
     """One JSON object per machine: what an instructor collects from the room."""
     from .. import __version__
-    from ..api_errors import redact
+    from ..backends.api_errors import redact
 
     data = {
         "ok": all(f.ok for f in findings),

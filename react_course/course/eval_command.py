@@ -78,9 +78,9 @@ def chosen_tasks(split: str | None = None, family: str | None = None, count: int
 
 def model_factory(model: str, loop: str = "text") -> Any:
     """``model_for(repeat)`` for ``run_eval``: a real model from a setting, in the chosen loop."""
+    from ..backends.providers import parse_model_spec, real_model
     from ..evaluate.runner import NativeModel
     from ..native import native_client
-    from ..providers import parse_model_spec, real_model
 
     spec = parse_model_spec(model)
     if loop == "native":
@@ -106,9 +106,9 @@ def evaluate_command(config: str = "default", split: str | None = None, repeats:
     ``say`` (default: stderr) gets the cost estimate before a real model's run.
     Ctrl-C raises ``runner.EvalInterrupted`` (the CLI turns it into one line).
     """
+    from ..backends.providers import parse_model_spec
     from ..evaluate import ASKS, DEFAULT, metrics, run_eval, table
     from ..evaluate.careful import estimate_cost
-    from ..providers import parse_model_spec
 
     chosen = {"default": DEFAULT, "asks": ASKS}[config]
     picked = chosen_tasks(split, family, tasks)
@@ -185,7 +185,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
               "command with --resume to carry on", file=sys.stderr)
         return 130
     except (ValueError, ModelConfigError) as error:
-        from ..api_errors import redact
+        from ..backends.api_errors import redact
 
         print(f"react-course: {redact(error)}", file=sys.stderr)
         return 2

@@ -32,8 +32,8 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from .. import browser
 from ..checks import results_path
+from ..web import browser
 from .progress import student_notebooks
 from .submissions import course_root
 

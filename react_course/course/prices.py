@@ -13,7 +13,7 @@ from datetime import date
 from importlib.resources import files
 from pathlib import Path
 
-from ..price_table import check_report
+from ..context_cost.price_table import check_report
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import browser
+from ..web import browser
 
 CHECK_CALL = re.compile(r"""\bcheck\(\s*["'](\d\d)\.(\w+)["']\s*,\s*([A-Za-z_]\w*)\s*[,)]""")
 _HEADING = re.compile(r"^#\s+(.+)$", re.MULTILINE)

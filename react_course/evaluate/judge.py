@@ -123,7 +123,7 @@ def judge(run: EvalRun, model: Any) -> Verdict:
 
 def course_judge(runs: list[EvalRun]) -> Any:
     """The judge the course's setting names: the scripted judge offline, the real model when set."""
-    from ..providers import course_model
+    from ..backends.providers import course_model
 
     return course_model(scripted=ScriptedJudge(runs))
 

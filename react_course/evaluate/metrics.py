@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from ..cost import cost
+from ..context_cost.cost import cost
 from ..record import RunResult
 from .score import normalise, quantities
 from .tasks import Task

@@ -31,12 +31,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import browser
 from ..loop import run_react
 from ..models import takes
 from ..native import run_native
 from ..prompts import EXAMPLES
-from ..trace import JsonLines, StepLog, read_log
+from ..tracing.trace import JsonLines, StepLog, read_log
+from ..web import browser
 from .metrics import EvalRun
 from .score import run_succeeded
 from .simulated import TYPICAL, SimulatedModel

@@ -23,7 +23,7 @@ import random
 import re
 from typing import Any
 
-from ..structure import lesson_for, plan_and_execute, with_reflection
+from ..lessons.structure import lesson_for, plan_and_execute, with_reflection
 from .metrics import EvalRun
 from .runner import SIMULATED_LIMITS
 from .score import run_succeeded

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import re
 
-from .models import ReactiveModel
-from .parsing import Action, parse_step
+from ..models import ReactiveModel
+from ..parsing import Action, parse_step
+from ..prompts import Scratchpad, render_action, render_final
 from .plans import Plan, normalise, shop_plan, taller_plan, worded
 from .plans import need as _need
-from .prompts import Scratchpad, render_action, render_final
 
 # --- The worked examples ---------------------------------------------------------------------
 

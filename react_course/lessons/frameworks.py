@@ -23,9 +23,9 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from . import browser
-from .calculator import calculate as course_calculate
-from .tools import Encyclopedia
+from ..calculator import calculate as course_calculate
+from ..tools import Encyclopedia
+from ..web import browser
 
 QUESTION = "How much taller is the Eiffel Tower than the Statue of Liberty?"
 MODEL, KEY = "react-course-demo", "any-placeholder"  # the server takes any key

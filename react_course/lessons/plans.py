@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .tools.data import load_json
+from ..tools.data import load_json
 
 
 @dataclass(frozen=True)

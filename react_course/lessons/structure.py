@@ -28,15 +28,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .execute import execute
-from .guards import Budget
-from .loop import run_react
-from .parsing import Action
-from .prompts import EXAMPLES, render_action
-from .record import RunResult, Step, ToolCall, Usage
-from .tokens import count_tokens
-from .tools import ToolRegistry, as_registry
-from .transcript import scratchpad
+from ..execute import execute
+from ..guards import Budget
+from ..loop import run_react
+from ..parsing import Action
+from ..prompts import EXAMPLES, render_action
+from ..record import RunResult, Step, ToolCall, Usage
+from ..tokens import count_tokens
+from ..tools import ToolRegistry, as_registry
+from ..transcript import scratchpad
 
 PLAN_PROMPT = """Write a plan for the question below: the tool calls that answer it, one per line, \
 as `tool: input`, in order. Write only calls whose input you can read in the question; a call that \

@@ -40,9 +40,9 @@ import json
 import re
 from collections.abc import Iterable
 
-from .. import demo as text_demo
-from ..demo import OFFLINE, WORKED_EXAMPLES, plan_for
-from ..plans import Move, Need, Plan, normalise
+from ..lessons import demo as text_demo
+from ..lessons.demo import OFFLINE, WORKED_EXAMPLES, plan_for
+from ..lessons.plans import Move, Need, Plan, normalise
 from ..prompts import read_prompt
 from ..record import ToolCall
 from .models import Call, ChatRequest, ChatTurn, ReactiveChatModel

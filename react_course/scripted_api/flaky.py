@@ -40,8 +40,8 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from .. import browser
 from ..errors import ModelError
+from ..web import browser
 from .app import Answer
 
 MESSAGES = {400: "bad request", 401: "invalid API key", 404: "no such model",

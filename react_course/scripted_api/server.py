@@ -39,7 +39,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from .. import browser
+from ..web import browser
 from .app import MAX_BODY, POST_PATHS, Answer, ScriptedAPI, too_large
 from .bodies import read_chunks
 from .wire import APIError

@@ -37,7 +37,7 @@ def open_server(host: str, port: int, model: Any = None) -> ScriptedServer:
 
 def banner(server: ScriptedServer) -> str:
     """What to tell the room: the address, what the scripted model answers, and each lesson's setting."""
-    from ..demo import WORKED_EXAMPLES
+    from ..lessons.demo import WORKED_EXAMPLES
     from ..tools import default_tools
     from .demo import DATE_QUESTION
 

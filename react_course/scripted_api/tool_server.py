@@ -42,7 +42,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .. import browser
+from ..web import browser
 
 JSON_TYPES: dict[str, type] = {"string": str, "integer": int, "number": float, "boolean": bool,
                                "array": list, "object": dict}

@@ -39,8 +39,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from .cost import cost
-from .record import RunResult, Step
+from ..context_cost.cost import cost
+from ..record import RunResult, Step
 
 __all__ = ["JsonLines", "Log", "OtelSpans", "StepLog", "read_log", "step_event"]
 
@@ -208,7 +208,7 @@ class OtelSpans:
             out=self._stream, formatter=lambda span: span.to_json(indent=None) + "\n")
         self.provider = TracerProvider()
         self.provider.add_span_processor(SimpleSpanProcessor(exporter))
-        self.tracer = self.provider.get_tracer("react_course.trace")
+        self.tracer = self.provider.get_tracer("react_course.tracing.trace")
         self.agent_name, self.model = agent_name, model
 
     def export(self, events: list[dict[str, Any]]) -> None:

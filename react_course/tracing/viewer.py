@@ -20,8 +20,8 @@ import html
 from decimal import Decimal
 from typing import Any
 
-from .cost import cost
-from .record import RunResult, Step, Usage, short
+from ..context_cost.cost import cost
+from ..record import RunResult, Step, Usage, short
 
 __all__ = ["TraceViewer", "static_html", "step_html"]
 

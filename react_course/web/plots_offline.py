@@ -267,7 +267,7 @@ def _on_current(name: str):
 
 
 def _module(name: str, **names: Any) -> types.ModuleType:
-    module = types.ModuleType(name, "matplotlib in the browser edition (react_course.plots_offline)")
+    module = types.ModuleType(name, "matplotlib in the browser edition (react_course.web.plots_offline)")
     module.__dict__.update(names)
     module.__getattr__ = _module_attribute  # PEP 562: any other public name is a no-op
     return module
@@ -285,7 +285,7 @@ def install_stand_in() -> None:
              "title", "xlim", "ylim", "xticks"]
     pyplot = _module("matplotlib.pyplot", subplots=subplots, figure=figure, gcf=gcf, gca=gca,
                      **{name: _on_current(name) for name in drawn})
-    top = _module("matplotlib", pyplot=pyplot, rcParams={}, __version__="0 (react_course.plots_offline)")
+    top = _module("matplotlib", pyplot=pyplot, rcParams={}, __version__="0 (react_course.web.plots_offline)")
     sys.modules.update({"matplotlib": top, "matplotlib.pyplot": pyplot})
 
 
@@ -296,5 +296,5 @@ def plotting() -> None:
     if not browser.IN_BROWSER:
         return
     install_stand_in()
-    print("Plots in the browser are drawn by the course's own small plotter (react_course.plots_offline): "
-          "the same data as on a laptop, drawn more plainly.")
+    print("Plots in the browser are drawn by the course's own small plotter "
+          "(react_course.web.plots_offline): the same data as on a laptop, drawn more plainly.")

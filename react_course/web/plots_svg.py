@@ -4,7 +4,7 @@ Kept apart from the recording side so that each stays short. Coordinates: the
 figure is ``figsize`` inches at 80 px per inch; each panel keeps margins for its
 tick labels and titles; data coordinates map linearly into the panel.
 
->>> from react_course.plots_offline import Figure
+>>> from react_course.web.plots_offline import Figure
 >>> fig = Figure()
 >>> _ = fig.axes[0].plot([0, 1, 2], [1, 4, 9], "o-", label="squares")
 >>> fig.axes[0].legend()

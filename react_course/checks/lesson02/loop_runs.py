@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...demo import demo_model
+from ...lessons.demo import demo_model
 from ...models import ScriptedModel
 from ...parsing import Action, parse_step
 from ...prompts import render_action

@@ -27,7 +27,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from ... import browser
+from ...web import browser
 from ..framework import describe, error_text
 
 CHILD_SECONDS = 2  # CPU seconds; a calculator that checks before computing needs milliseconds

@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ... import browser
+from ...web import browser
 from ..generated import Draw
 from ..plain import Raised
 from ..spec import GENERATED, Example, Fault, Rule

@@ -23,7 +23,7 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from ... import browser
+from ...web import browser
 from ..generated import Draw
 from ..plain import Opaque, Raised
 from ..predicates import mentions

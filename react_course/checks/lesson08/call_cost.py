@@ -13,7 +13,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from ...cost import Price, cost
+from ...context_cost.cost import Price, cost
 from ...record import Usage
 from ..generated import Draw
 from ..spec import GENERATED, Example, Fault, Rule, Spec, define

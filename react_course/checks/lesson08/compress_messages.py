@@ -14,7 +14,7 @@ import copy
 import dataclasses
 from typing import Any
 
-from ...context import split_turns, tool_pairs_intact
+from ...context_cost.context import split_turns, tool_pairs_intact
 from ..generated import same_value
 from ..plain import Opaque, Raised, is_plain
 from ..spec import GENERATED, Example, Fault, Rule, Spec, define

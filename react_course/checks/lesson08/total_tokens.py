@@ -9,7 +9,7 @@ formula answers a huge ``n`` at once; a loop over the calls never finishes it.
 
 from __future__ import annotations
 
-from ...cost import total_input_tokens
+from ...context_cost.cost import total_input_tokens
 from ..generated import Draw
 from ..plain import Raised
 from ..spec import GENERATED, Example, Fault, Rule, Spec, define

@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
-from ...structure import read_plan
+from ...lessons.structure import read_plan
 from ..generated import Draw
 from ..plain import Raised
 from ..spec import GENERATED, Example, Fault, Rule, Spec, define
