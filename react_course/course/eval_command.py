@@ -78,9 +78,9 @@ def chosen_tasks(split: str | None = None, family: str | None = None, count: int
 
 def model_factory(model: str, loop: str = "text") -> Any:
     """``model_for(repeat)`` for ``run_eval``: a real model from a setting, in the chosen loop."""
+    from ..backends.clients import native_client
     from ..backends.providers import parse_model_spec, real_model
     from ..evaluate.runner import NativeModel
-    from ..native import native_client
 
     spec = parse_model_spec(model)
     if loop == "native":
