@@ -17,8 +17,8 @@ check the program makes whatever the model wrote:
   before the policy or the tool sees them;
 - ``idempotency_key`` and ``SideEffectLog``: a retried side effect runs at most
   once, and every one is recorded for a person to review (and undo if wrong);
-- ``goal_reminder``: the question and the open items, restated near the end of
-  a long prompt;
+- ``goal_reminder`` and ``reminding`` (in ``transcript``, re-exported here): the
+  question and the open items, restated near the end of a long prompt;
 - ``quarantined_value``: the dual-model pattern's narrow door, through which a
   model that read untrusted text can only return one value of a fixed shape.
 
@@ -37,6 +37,9 @@ from decimal import Decimal
 from typing import Any
 
 from .record import ToolCall
+
+# goal_reminder and reminding: lesson 06 reads them here, beside the other defences
+from .transcript import goal_reminder, reminding  # noqa: F401
 
 ID_PATTERN = re.compile(r"(?<![\w.])\d{3,}(?![\w])|\b[A-Z]{2,}-?\d{2,}\b")
 
@@ -262,17 +265,6 @@ class SideEffectLog:
                 f"{result or 'started; result not known yet'}" for tool, args, result in self.done.values()]
 
 
-def goal_reminder(question: str, open_items: Iterable[str], step: int, max_steps: int = 0) -> str:
-    """Restated near the end of the prompt on long runs, so the goal is never far back.
-
-    >>> print(goal_reminder("Refund order 88213?", ["the late-delivery policy"], 5, 8))
-    Reminder (step 5 of 8): the question is 'Refund order 88213?'. Still open: the late-delivery policy.
-    """
-    items = "; ".join(open_items) or "nothing: give your Final Answer"
-    of = f" of {max_steps}" if max_steps else ""
-    return f"Reminder (step {step}{of}): the question is {question!r}. Still open: {items}."
-
-
 def quarantined_value(reply: str, pattern: str) -> str | None:
     """The only thing a quarantined model may pass on: one value of a fixed shape, else None.
 
@@ -302,19 +294,3 @@ def check_answer(result: Any, hops: Iterable[str] = ()) -> list[str]:
     problems += [f"no observation is about {hop!r}: that hop came from memory"
                  for hop in hops if hop.lower() not in seen]
     return problems
-
-
-def reminding(open_items: Callable[[list], Iterable[str]], after: int = 3) -> Callable[[str, list], str]:
-    """A ``history`` for ``run_react``: the scratchpad, with the goal restated at its end on long runs.
-
-    ``open_items(steps)`` says what is still open; from step ``after`` on, the reminder is
-    the last thing the model reads before it writes its next thought.
-    """
-    from .transcript import scratchpad
-
-    def history(question: str, steps: list) -> str:
-        pad = scratchpad(steps)
-        if len(steps) < after:
-            return pad
-        return f"{pad}\n{goal_reminder(question, list(open_items(steps)), len(steps) + 1, 0)}"
-    return history

@@ -2,7 +2,8 @@
 
 Three views of the same ``RunResult``:
 
-- the scratchpad the text loop sends back to the model (``scratchpad``);
+- the scratchpad the text loop sends back to the model (``scratchpad``), and on
+  long runs the same with the goal restated at its end (``reminding``, lesson 06);
 - the trace a person reads, with who wrote each line (``trace_lines``);
 - chat messages (``text_messages`` / ``native_messages``): observations are
   user turns in the text format, ``tool`` messages linked by call id in the
@@ -14,7 +15,7 @@ What it leaves out: structured step events and HTML (lesson 09).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -54,6 +55,31 @@ def render_step(step: Step) -> str:
 def scratchpad(steps: list[Step]) -> str:
     """The text loop's history: every step whose model call came back."""
     return "\n".join(render_step(s) for s in steps if not s.model_failed)
+
+
+def goal_reminder(question: str, open_items: Iterable[str], step: int, max_steps: int = 0) -> str:
+    """Restated near the end of the prompt on long runs, so the goal is never far back.
+
+    >>> print(goal_reminder("Refund order 88213?", ["the late-delivery policy"], 5, 8))
+    Reminder (step 5 of 8): the question is 'Refund order 88213?'. Still open: the late-delivery policy.
+    """
+    items = "; ".join(open_items) or "nothing: give your Final Answer"
+    of = f" of {max_steps}" if max_steps else ""
+    return f"Reminder (step {step}{of}): the question is {question!r}. Still open: {items}."
+
+
+def reminding(open_items: Callable[[list], Iterable[str]], after: int = 3) -> Callable[[str, list], str]:
+    """A ``history`` for ``run_react``: the scratchpad, with the goal restated at its end on long runs.
+
+    ``open_items(steps)`` says what is still open; from step ``after`` on, the reminder is
+    the last thing the model reads before it writes its next thought.
+    """
+    def history(question: str, steps: list) -> str:
+        pad = scratchpad(steps)
+        if len(steps) < after:
+            return pad
+        return f"{pad}\n{goal_reminder(question, list(open_items(steps)), len(steps) + 1, 0)}"
+    return history
 
 
 def trace_lines(result: RunResult) -> list[tuple[str, str]]:

@@ -43,7 +43,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .backends.api_errors import explain
+from .backends.api_errors import check_not_cut_off, explain, first_choice
 from .backends.model_settings import (
     DEFAULT_MAX_TOKENS,
     MAX_TOKENS_VAR,
@@ -166,24 +166,6 @@ class _Wire:
         return False
 
 
-def _first_choice(response: Any, client: Any) -> Any:
-    """The reply's first choice, or a ModelError saying what the server sent instead."""
-    choices = getattr(response, "choices", None)
-    if not choices or getattr(choices[0], "message", None) is None:
-        raise ModelError(f"{getattr(client, 'base_url', 'the server')} answered without a message "
-                         f"(got {type(response).__name__}); check that the URL is an OpenAI-compatible "
-                         "API ending in /v1.", retryable=True)
-    return choices[0]
-
-
-def check_not_cut_off(finish_reason: Any, client: Any, budget: int) -> None:
-    """An empty reply cut by the output budget (a reasoning model thinking) raises; others are the model's."""
-    if finish_reason in ("length", "max_output_tokens"):
-        raise ModelError(f"the model at {getattr(client, 'base_url', '')} used its whole output budget "
-                         f"({budget} tokens) before replying; a reasoning model spends them thinking. "
-                         "Raise REACT_COURSE_MAX_TOKENS.", retryable=False)
-
-
 def _usage(input_tokens: Any, output_tokens: Any, cached: Any = 0, reasoning: Any = 0) -> Usage:
     return Usage(int(input_tokens or 0), int(output_tokens or 0), int(cached or 0), int(reasoning or 0))
 
@@ -197,7 +179,7 @@ class ChatWire(_Wire):
              timeout: float | None = None) -> Reply:
         request = self.request(history, tool_choice)
         response = self.create(self.client.chat.completions.create, timeout, messages=history, **request)
-        choice = _first_choice(response, self.client)
+        choice = first_choice(response, self.client)
         message = choice.message
         content = cut_at_end_of_turn(message.content or "")
         text = strip_reasoning(content).strip()

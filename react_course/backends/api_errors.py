@@ -14,7 +14,9 @@ in the wrong shape) into one of the library's exceptions:
 - a 429 whose code is ``insufficient_quota`` (out of credit, not too fast) ->
   ``ModelError(retryable=False)``, saying that waiting will not help;
 - a server that does not speak the protocol (an HTML page, malformed JSON)
-  -> ``ModelError`` with a plain message.
+  -> ``ModelError`` with a plain message;
+- a reply the native loop cannot read: no message in it (``first_choice``), or
+  nothing said because the output budget ran out (``check_not_cut_off``).
 
 Every message names the URL and passes through ``redact``, which removes the
 configured key and anything that looks like one, whatever the server echoed.
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Any
 
 from ..errors import ContextWindowFull, ModelConfigError, ModelError, final_code
 
@@ -170,3 +173,21 @@ def _refusal(status: int, said: str, url: str, model: str, max_tokens: int | Non
     }.get(status, f"rejected the request. Check the model name{named} and that the server "
                   f"supports the {endpoint} endpoint with these options")
     return ModelConfigError(f"{url} {advice} ({status}: {said}).", status=status)
+
+
+def first_choice(response: Any, client: Any) -> Any:
+    """The reply's first choice, or a ModelError saying what the server sent instead."""
+    choices = getattr(response, "choices", None)
+    if not choices or getattr(choices[0], "message", None) is None:
+        raise ModelError(f"{getattr(client, 'base_url', 'the server')} answered without a message "
+                         f"(got {type(response).__name__}); check that the URL is an OpenAI-compatible "
+                         "API ending in /v1.", retryable=True)
+    return choices[0]
+
+
+def check_not_cut_off(finish_reason: Any, client: Any, budget: int) -> None:
+    """An empty reply cut by the output budget (a reasoning model thinking) raises; others are the model's."""
+    if finish_reason in ("length", "max_output_tokens"):
+        raise ModelError(f"the model at {getattr(client, 'base_url', '')} used its whole output budget "
+                         f"({budget} tokens) before replying; a reasoning model spends them thinking. "
+                         "Raise REACT_COURSE_MAX_TOKENS.", retryable=False)

@@ -8,7 +8,7 @@ one by hand and compare:
 - success (pass@1: the share of runs that succeed), pass^k (the chance that
   k runs of a task *all* succeed) beside pass@k (that at least one does),
   both estimated as their authors published them from c successes in n runs
-  of each task and averaged over the tasks;
+  of each task (``passk.py``) and averaged over the tasks;
 - steps: mean and 95th percentile (nearest rank, a real run's count, not a mean);
 - the share of runs that ended at the step limit (never counted as successes);
 - tool error rate per tool; the repeat rate *per run* (then averaged), of
@@ -31,6 +31,7 @@ from typing import Any
 
 from ..context_cost.cost import cost
 from ..record import RunResult
+from .passk import pass_at_k_of, pass_hat_k_of
 from .score import normalise, quantities
 from .tasks import Task
 
@@ -73,38 +74,6 @@ def by_task(runs: list[EvalRun]) -> dict[str, list[EvalRun]]:
     for run in sorted(runs, key=lambda r: (r.task.id, r.repeat)):
         grouped[run.task.id].append(run)
     return dict(grouped)
-
-
-def pass_hat_k_of(c: int, n: int, k: int) -> float:
-    """pass^k of one task from c successes in n runs: C(c, k) / C(n, k) (tau-bench, arXiv 2406.12045).
-
-    The chance that k runs drawn without replacement from the n all succeeded:
-    an unbiased estimate of p**k, for every k from 1 to n.
-
-    >>> pass_hat_k_of(2, 3, 1), pass_hat_k_of(2, 3, 2), pass_hat_k_of(2, 3, 3)
-    (0.666..., 0.333..., 0.0)
-    """
-    _check_counts(c, n, k)
-    return math.comb(c, k) / math.comb(n, k)
-
-
-def pass_at_k_of(c: int, n: int, k: int) -> float:
-    """pass@k of one task: 1 - C(n - c, k) / C(n, k) (Chen et al. 2021, arXiv 2107.03374).
-
-    The chance that at least one of k runs drawn from the n succeeded.
-
-    >>> pass_at_k_of(1, 3, 1), pass_at_k_of(1, 3, 2), pass_at_k_of(0, 3, 3)
-    (0.333..., 0.666..., 0.0)
-    """
-    _check_counts(c, n, k)
-    return 1 - math.comb(n - c, k) / math.comb(n, k)
-
-
-def _check_counts(c: int, n: int, k: int) -> None:
-    if not 0 <= c <= n:
-        raise ValueError(f"successes c={c} must be between 0 and the runs n={n}")
-    if not 1 <= k <= n:
-        raise ValueError(f"k={k} must be between 1 and the runs n={n}: C(n, k) is 0 for k > n")
 
 
 def outcomes(runs: list[EvalRun]) -> dict[str, tuple[int, int]]:

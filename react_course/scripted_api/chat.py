@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..transcript import broken_link
-from .models import ChatRequest, content_text
+from .chat_request import ChatRequest, content_text
 from .params import check_request
 from .wire import (
     APIError,

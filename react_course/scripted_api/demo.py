@@ -45,8 +45,8 @@ from ..lessons.demo import OFFLINE, WORKED_EXAMPLES, plan_for
 from ..lessons.plans import Move, Need, Plan, normalise
 from ..prompts import read_prompt
 from ..record import ToolCall
+from .json_answers import fill
 from .models import Call, ChatRequest, ChatTurn, ReactiveChatModel
-from .wire import fill
 
 DATE_QUESTION = "What is today's date?"
 TODAY_MOVE = Move("I need today's date; the clock tool knows it.", "today", "")

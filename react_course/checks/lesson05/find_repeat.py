@@ -2,9 +2,7 @@
 
 The key is the library's ``stopping.find_repeat``. A history is plain data, a list of
 ``[tool, input, observation]``; ``observe`` turns it into the ``Call`` list the student's
-function gets. Generated histories grow from twins of earlier calls: the same input, one
-word changed, added or removed (in another case too), two words swapped, two edits, the
-same words in upper case; words joined by tabs, newlines and runs of spaces, in any script.
+function gets. Generated histories (``find_repeat_inputs.py``) grow from twins of earlier calls.
 """
 
 from __future__ import annotations
@@ -13,9 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ...stopping import Call, call_distance, find_repeat, word_distance
-from ..generated import Draw
 from ..plain import Raised
 from ..spec import GENERATED, Example, Fault, Rule, Spec, define
+from .find_repeat_inputs import history
 
 
 def _calls(args: tuple) -> list[Call]:
@@ -205,50 +203,6 @@ HIDDEN = (
                                                     ["a", "y z", "3"]], "Alternation on the last four."),
 )
 
-WORDS = ("delhi", "Paris", "MAY", "to", "for", "Zürich", "école", "Москва", "3", "flights")
-SEEN = ("No flights found.", "3 flights found.", "", "Refused: no new information.", "NO FLIGHTS FOUND.",
-        "No flights found. ")
-TOOL_NAMES = ("search", "lookup", "Search")
-
-
-def _edit(draw: Draw, words: list[str]) -> list[str]:
-    """A twin of an earlier input: the same, one word changed, added or removed, or more."""
-    words, at = list(words), draw.below(len(words) + 1)
-    change = draw.below(7)
-    if change == 1 and words:  # one word changed (or its case)
-        words[min(at, len(words) - 1)] = draw.pick((*WORDS, words[0].upper()))
-    elif change == 2:  # one word added
-        words.insert(at, draw.pick(WORDS))
-    elif change == 3 and words:  # one word removed
-        del words[min(at, len(words) - 1)]
-    elif change == 4 and len(words) > 1:  # two words swapped: the same words, two changes
-        words[0], words[-1] = words[-1], words[0]
-    elif change == 5:  # two edits
-        words = _edit(draw, _edit(draw, words))
-    elif change == 6:
-        words = [word.upper() for word in words]
-    return words
-
-
-def _call(draw: Draw, earlier: list[list[str]]) -> list[str]:
-    if earlier and draw.below(4):
-        twin = draw.pick(earlier)
-        tool = twin[0] if draw.below(5) else draw.pick(TOOL_NAMES)
-        words = _edit(draw, twin[1].split())
-        seen = twin[2] if draw.below(3) else draw.pick(SEEN)
-    else:
-        tool, seen = draw.pick(TOOL_NAMES), draw.pick(SEEN)
-        words = draw.many(lambda d: d.pick(WORDS), 4)
-    return [tool, draw.pick((" ", "  ", "\t", " \n ")).join(words), seen]
-
-
-def _history(draw: Draw) -> tuple:
-    history: list[list[str]] = []
-    for _ in range(draw.below(9)):
-        history.append(_call(draw, history))
-    return (history,)
-
-
 def _says(kind: str | None) -> Callable[[tuple], bool]:
     return lambda args: observe(find_repeat, args) == kind
 
@@ -295,7 +249,7 @@ RULES = (
 
 SPEC = define(Spec(
     "05.find_repeat", "find a call that makes no progress: a near-repeat, or two calls taking turns",
-    "find_repeat", find_repeat, EXAMPLES, _history, RULES, faults=FAULTS, hidden=HIDDEN, observe=observe,
+    "find_repeat", find_repeat, EXAMPLES, history, RULES, faults=FAULTS, hidden=HIDDEN, observe=observe,
     show=lambda args: "find_repeat([" + ", ".join(f"Call({t!r}, {i!r}, {o!r})" for t, i, o in args[0])
     + "])",
     hints=(

@@ -3,9 +3,10 @@
 The key is the library's ``safety.idempotency_key``. A case is a pair of actions ``(run_id,
 tool, arguments)``: the first attempt and a retry (the same action rebuilt, its keys in
 another order) or another action that looks alike (2.5 and 2.50 are one amount; ``["a,b"]``
-and ``["a", "b"]``, ``{1: "x"}`` and ``{"1": "x"}`` are two). ``restart.first_then_retry``
-calls the student's function for both, the retry as after a restart of Python, and the first
-again; only whether the keys agree is compared with the library's.
+and ``["a", "b"]``, ``{1: "x"}`` and ``{"1": "x"}`` are two); generated pairs come from
+``idempotency_inputs.py``. ``restart.first_then_retry`` calls the student's function for
+both, the retry as after a restart of Python, and the first again; only whether the keys
+agree is compared with the library's.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from decimal import Decimal
 from typing import Any
 
 from ...safety import idempotency_key
-from ..generated import Draw
 from ..plain import Raised
 from ..spec import GENERATED, Example, Fault, Rule, Spec, define
+from .idempotency_inputs import THIRTY, pairs
 from .restart import first_then_retry
 
 
@@ -149,7 +150,6 @@ FAULTS = (
 
 REFUND = {"order_id": 88213, "amount": 25}
 BASE = ("run-7", "refund", REFUND)
-THIRTY = Decimal("1." + "0" * 28 + "1")
 
 
 def _pair(name: str, first: Any, retry: Any, hint: str, run: tuple = ("run-7", "refund")) -> Example:
@@ -231,68 +231,9 @@ RULES = (
     Rule(NESTED, ("a Decimal inside a list", GENERATED), edge=lambda a: bool(_decimals(a, deepest=1))),
 )
 
-D = Decimal
-VALUES = (25, "25", D("25.50"), "25.50", None, "None", True, 1, "true", 0, False, "", "Zürich ✓", [1, 2],
-          [2, 1], {"a": 1, "b": [2]}, "a|b", 88213, -1, 10**30, D("-0"), D("1E+1"), D("-2.5"), THIRTY,
-          [D("2.5"), "x"], {"n": D("0.10"), 1: "y"}, "a,b", "b:c", ["a", "b"], ["a,b"], "[1, 2]", '"quoted"',
-          "back\\slash")
-# Pairs that look alike: equal amounts written differently (one action), and different actions
-# that a text without escapes, types or enough digits would write the same way.
-LOOKALIKES = (*(({"x": a}, {"x": b}) for a, b in (
-    (D("2.5"), D("2.50")), ([D("-0")], [D("0.00")]), (D("1E+1"), D(10)), ({"y": D("7")}, {"y": D("7.0")}),
-    (THIRTY, D(1)), (D("2.5"), D(2)), (D("10.01"), D("10.011")), (D("-2.5"), D("2.5")), (["a", "b"], ["a,b"]),
-    ([["a"], "b"], ["a", ["b"]]), ("[1, 2]", [1, 2]), (None, "None"), (True, 1), (False, 0),
-    ({"a": 1, "b": 2}, {"b": 2, "a": 1}), ({"a": [1], 2: "z"}, {2: "z", "a": [1]}))),
-    ({"a": "b:c"}, {"a:b": "c"}), ({"x": "a", "y": "b"}, {"x": "a,y:b"}), ({1: "x"}, {"1": "x"}))
-NAMES = ("order_id", "amount", "note", "a", "b", "ab", 1, "1", "", "ключ")
-MOVED = ((("r:x", "refund"), ("r", "x:refund")), (("r|x", "refund"), ("r", "x|refund")),
-         (("r", "x,refund"), ("r,x", "refund")), (("r-7", "refund"), ("r", "7-refund")))
-
-
-def _arguments(draw: Draw) -> dict:
-    return {draw.pick(NAMES): draw.pick(VALUES) for _ in range(draw.below(4))}
-
-
-def _changed(draw: Draw, action: tuple) -> tuple:
-    """The same action rebuilt (its keys in another order), or one that differs in one clear way."""
-    run_id, tool, arguments = action
-    how = draw.below(7)
-    if how == 0:
-        return run_id, tool, dict(reversed(list(arguments.items())))
-    if how == 1:  # the boundary between run id and tool moved: needs a separator
-        return run_id + tool[:1], tool[1:], arguments
-    if how == 2:
-        return draw.pick(("run-7", "run-8", "run-7 ", "r:x")), tool, arguments
-    if how == 3:
-        return run_id, draw.pick(("refund", "cancel_order", "Refund", "x:refund")), arguments
-    changed = dict(arguments)
-    name = draw.pick(NAMES)
-    if how == 4:
-        changed.pop(name, None)
-    else:
-        changed[name] = draw.pick(VALUES)
-    return run_id, tool, changed
-
-
-def _inputs(draw: Draw) -> tuple:
-    run_id, tool = draw.pick(("run-7", "r", "运行-1", "r:x")), draw.pick(("refund", "efund", "send_email"))
-    way = draw.below(8)
-    if way == 7:  # a delimiter moved from the run id into the tool's name
-        first, second = draw.pick(MOVED)
-        actions = (*first, {}), (*second, {})
-    elif way >= 5:  # a look-alike pair, either way round
-        pair = draw.pick(LOOKALIKES)
-        first, second = pair if draw.boolean() else pair[::-1]
-        actions = (run_id, tool, first), (run_id, tool, second)
-    else:
-        first = (run_id, tool, _arguments(draw))
-        actions = first, _changed(draw, first)
-    return actions
-
-
 SPEC = define(Spec(
     "06.idempotency", "an idempotency key per side effect that a retry cannot change", "idempotency_key",
-    idempotency_key, EXAMPLES, _inputs, RULES, faults=FAULTS, hidden=HIDDEN, observe=observe,
+    idempotency_key, EXAMPLES, pairs, RULES, faults=FAULTS, hidden=HIDDEN, observe=observe,
     compare=compare, show_value=show_value, time_limit=30.0,  # a run takes 0.6 s here: far from any clock
     show=lambda a: f"idempotency_key{a[0]!r}, then after a restart idempotency_key{a[1]!r}",
     hints=(

@@ -19,8 +19,6 @@ does there: the parallel rule is checked on a laptop only, as the case says.
 from __future__ import annotations
 
 import dataclasses
-import json
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ...web import browser
@@ -31,37 +29,9 @@ from ..spec import GENERATED, Example, Fault, Rule, Spec, define
 from ..values import describe
 from .bench import Bench
 from .common import arguments
+from .run_calls_key import NAMES, call_kind, content_problem, key, outcome
 
 KEYS = {"role", "tool_call_id", "content"}
-
-
-NAMES = ("unit_price", "slow_price", "charge", "email", "crash", "fail")
-
-
-def outcome(call: dict, tools: dict) -> tuple[str, str]:
-    """("ok", the result) or (how it failed, the message the key writes)."""
-    name = call["name"]
-    if name not in tools:
-        return "unknown", f"Unknown tool {name!r}. Available tools: {', '.join(tools)}."
-    try:
-        values = json.loads(call["arguments"])
-    except (ValueError, RecursionError) as error:  # deep nesting overflows the parser's stack
-        return "json", f"The arguments are not valid JSON ({describe(error, 80)}). Send one JSON object."
-    try:
-        return "ok", str(tools[name](**values))
-    except Exception as error:
-        return type(error).__name__, f"{name} failed with {type(error).__name__}: {error}."
-
-
-def key(calls: list[dict], tools: dict, side_effects: frozenset = frozenset()) -> list[dict]:
-    """The answer key: parallel when every call is read-only, else one at a time, in order."""
-    if any(call["name"] in side_effects for call in calls):
-        texts = [outcome(call, tools)[1] for call in calls]
-    else:
-        with ThreadPoolExecutor() as pool:
-            texts = [text for _, text in pool.map(lambda call: outcome(call, tools), calls)]
-    return [{"role": "tool", "tool_call_id": c["id"], "content": t} for c, t in zip(calls, texts,
-        strict=True)]
 
 
 def observe(function: Any, args: tuple) -> dict[str, Any]:
@@ -95,25 +65,11 @@ def compare(args: tuple, want: dict, got: Any) -> bool | str:
             ids = [m["tool_call_id"] for m in messages]
             return (f"message {number + 1} answers {ids[number]!r}: the ids {ids} must be the calls' ids, "
                     "in order")
-        problem = _content(call, message["content"], want["messages"][number]["content"])
+        problem = content_problem(call, message["content"], want["messages"][number]["content"])
         if problem:
             return f"the message for {call['id']}: {problem}"
     extra = [k for k in want if k != "messages" and want[k] != got.get(k)]
     return not extra or f"{extra[0]}: {got.get(extra[0])!r}, expected {want[extra[0]]!r}"
-
-
-def _content(call: dict, text: Any, wanted: str) -> str:
-    """What is wrong with one message's content ('' when it is right)."""
-    kind, _ = outcome(call, Bench().tools())
-    if not isinstance(text, str) or not text.strip():
-        return "the content is non-empty text for the model to read"
-    if kind == "ok":
-        return "" if text == wanted else f"expected {wanted!r} (str of the result, whole), got {text!r}"
-    needed = {"unknown": [call["name"], *NAMES], "json": ["json"]}.get(kind, [kind])
-    if kind == "KeyError":
-        needed.append(json.loads(call["arguments"])["item"])
-    missing = [word for word in needed if not mentions(text, word)]
-    return f"say what went wrong (mention {missing}); got {text!r}" if missing else ""
 
 
 def _call(number: int | str, name: str, args: str) -> dict[str, str]:
@@ -186,7 +142,7 @@ EXAMPLES = (
 def _says(kind: str) -> Any:
     """A fault: the message for a call that fails in this way does not say what went wrong."""
     return lambda args, want, got: any(
-        _kind(c) == kind and _content(c, m.get("content"), "") for c, m in
+        call_kind(c) == kind and content_problem(c, m.get("content"), "") for c, m in
         zip(args[0], got["messages"], strict=True))
 
 
@@ -195,15 +151,10 @@ def _broke_order(args: tuple, want: dict, got: dict) -> bool:
     return len(ids) == len(args[0]) and ids != [c["id"] for c in args[0]]
 
 
-def _kind(call: dict) -> str:
-    """How a call goes with the sample tools: "ok", "unknown", "json", or the exception's type."""
-    return outcome(call, Bench().tools())[0]
-
-
 def _raised(kind: str) -> Any:
     """A fault: the function raised, on a turn with a call that fails in this way."""
     return lambda args, want, got: isinstance(got, Raised) and any(
-        _kind(c) == kind for c in args[0])
+        call_kind(c) == kind for c in args[0])
 
 
 FAULTS = (
@@ -218,11 +169,11 @@ FAULTS = (
           found=lambda args, want, got: isinstance(got, Raised) and "RecursionError" in got),
     Fault("an exception inside a tool", "Catch Exception around each call: a tool that raises gets a "
           "message too.", found=lambda args, want, got: isinstance(got, Raised)
-          and any(_kind(c) not in ("ok", "unknown", "json") for c in args[0])),
+          and any(call_kind(c) not in ("ok", "unknown", "json") for c in args[0])),
     Fault("Nothing raises", "run_calls never raises: whatever goes wrong becomes the content of a message.",
           found=lambda args, want, got: isinstance(got, Raised)),
     Fault(TOOLS_GIVEN, "Run the tools you were given (the tools argument), not the notebook's.",
-          found=lambda args, want, got: any(_kind(c) != "unknown" and
+          found=lambda args, want, got: any(call_kind(c) != "unknown" and
                                             mentions(m.get("content"), "unknown tool")
                                             for c, m in zip(args[0], got["messages"], strict=False))),
     Fault(NO_OTHER_KEYS, "Each message is exactly {'role': 'tool', 'tool_call_id': ..., 'content': ...}.",
@@ -253,7 +204,7 @@ FAULTS = (
           found=lambda args, want, got: any(_says(kind)(args, want, got) for kind in RAISING)),
     Fault(PARTIAL, "Every call gets its message, whatever happened to the others: the failed ones too.",
           found=lambda args, want, got: [m.get("tool_call_id") for m in got["messages"]]
-          == [c["id"] for c in args[0] if _kind(c) == "ok"] != [c["id"] for c in args[0]]),
+          == [c["id"] for c in args[0] if call_kind(c) == "ok"] != [c["id"] for c in args[0]]),
     Fault(ORDER, "One tool message per call, every call of the turn.",
           found=lambda args, want, got: len(got["messages"]) != len(args[0])),
 )
@@ -267,16 +218,17 @@ RULES = (
          edge=lambda a: bool(a[1]) and a[0][:1] != [] and a[0][0]["name"] not in a[1]
          and any(c["name"] in a[1] for c in a[0])),
     Rule(PARTIAL, ("a partial failure", GENERATED),
-         edge=lambda a: len({_kind(c) == "ok" for c in a[0]}) == 2),
+         edge=lambda a: len({call_kind(c) == "ok" for c in a[0]}) == 2),
     Rule("a malformed argument string", ("malformed arguments",),
          edge=lambda a: any(c["arguments"] in ("", "{'item': 'pen'}") for c in a[0])),
     Rule("an unknown tool", ("an unknown tool",), edge=lambda a: any(c["name"] not in NAMES for c in a[0])),
     Rule("an exception inside a tool", ("a tool that raises",),
          edge=lambda a: any(c["name"] == "fail" for c in a[0])),
     Rule("give its type and message", ("a tool that raises",),
-         edge=lambda a: any(_kind(c) == "KeyError" for c in a[0])),
+         edge=lambda a: any(call_kind(c) == "KeyError" for c in a[0])),
     Rule(WHOLE, ("three calls, three messages", GENERATED),
-         edge=lambda a: any(_kind(c) == "ok" and len(outcome(c, Bench().tools())[1]) > 200 for c in a[0])),
+         edge=lambda a: any(call_kind(c) == "ok" and len(outcome(c, Bench().tools())[1]) > 200
+                            for c in a[0])),
     Rule(TOOLS_GIVEN, ("three calls, three messages", "an unknown tool")),
     Rule(NO_OTHER_KEYS, ("three calls, three messages",)),
     Rule("Nothing raises", (GENERATED,), edge=lambda a: not a[0]),

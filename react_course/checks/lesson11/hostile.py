@@ -8,6 +8,7 @@ spare actions, so that a loop that goes on too long is seen, not a script that
 ran out; a ``GuardedModel`` around it ends a loop with no limit on a count of
 calls (never on a clock).
 
+A generated case (``scripts``) draws up to seven replies from ``POOL``.
 ``watch(loop, replies, max_steps, ignore_stops)`` is what the check compares:
 the run's behaviour as plain data. There is no answer key here: the lesson
 imports this module, so a loop in it would be a ready answer (the key lives in
@@ -28,6 +29,7 @@ from ...parsing import FinalAnswer, ParseError, parse_step
 from ...prompts import build_prompt
 from ...stops import cut_at_stop
 from ...tools import ToolRegistry
+from ..generated import Draw
 from ..guards import GuardedModel
 from ..plain import Opaque, is_plain
 from ..values import describe
@@ -52,6 +54,16 @@ MENTIONS_OBSERVATION = ("Thought: The Observation above gave the notebook's pric
 NOT_THE_REPLY = "not the reply (cut at the stop), then '\\nObservation: '"
 NOT_KEPT = "a prompt that does not start with the one before"
 HANDED_OVER = "Could not finish ..."
+
+# The replies a generated script draws from: each habit above, and two final answers.
+POOL = (ASK_NOTEBOOK, ASK_NOTEBOOK + "  \n", ASK_PEN, ASK_RULER, ADD_UP, UNKNOWN, UNREADABLE, WRITES_OWN,
+        MENTIONS_OBSERVATION, "Thought: Done.\nFinal Answer: 16", ANSWER)
+
+
+def scripts(draw: Draw) -> tuple:
+    """(replies, max_steps, ignore_stops): up to seven replies, a limit of 0 to 5 or the default."""
+    replies = tuple(draw.many(lambda d: d.pick(POOL), 7))
+    return replies, draw.pick((None, 1, 2, 3, 4, 5, 0)), draw.boolean()
 
 
 class NoSuchItem(KeyError):

@@ -18,12 +18,10 @@ from typing import Any
 
 from ...parsing import Action, FinalAnswer, ParseError, parse_step
 from ...stops import cut_at_stop
-from ..generated import Draw
 from ..plain import Raised
 from ..predicates import error_saying
 from ..spec import GENERATED, Example, Fault, Rule, Spec, define
 from .hostile import (
-    ADD_UP,
     ANSWER,
     ASK_NOTEBOOK,
     ASK_PEN,
@@ -31,11 +29,13 @@ from .hostile import (
     MENTIONS_OBSERVATION,
     NOT_KEPT,
     NOT_THE_REPLY,
+    POOL,
     STOP,
     UNKNOWN,
     UNREADABLE,
     WRITES_OWN,
     first_prompt,
+    scripts,
     watch,
 )
 
@@ -250,16 +250,6 @@ RULES = (
          edge=lambda a: len(set(_actions(a))) < len(_actions(a))),
 )
 
-POOL = (ASK_NOTEBOOK, ASK_NOTEBOOK + "  \n", ASK_PEN, ASK_RULER, ADD_UP, UNKNOWN, UNREADABLE, WRITES_OWN,
-        MENTIONS_OBSERVATION,        "Thought: Done.\nFinal Answer: 16", ANSWER)
-
-
-def _inputs(draw: Draw) -> tuple:
-    """(replies, max_steps, ignore_stops): up to seven replies, a limit of 0 to 5 or the default."""
-    replies = tuple(draw.many(lambda d: d.pick(POOL), 7))
-    return replies, draw.pick((None, 1, 2, 3, 4, 5, 0)), draw.boolean()
-
-
 def _hidden() -> tuple[Example, ...]:
     rng = random.Random(1111)
     return tuple(_example(f"hidden script {n + 1}", rng.choices(POOL, k=rng.randint(2, 7)),
@@ -285,7 +275,7 @@ def _compare(args: tuple, want: Any, got: Any) -> bool | str:
 
 
 SPEC = define(Spec(
-    "11.loop_from_memory", "the loop from memory", "run", key, EXAMPLES, _inputs, RULES, faults=FAULTS,
+    "11.loop_from_memory", "the loop from memory", "run", key, EXAMPLES, scripts, RULES, faults=FAULTS,
     hidden=_hidden(), observe=lambda loop, args: watch(loop, *args), compare=_compare, show=_show,
     count=60, seed=11, time_limit=60.0,
     hints=(
