@@ -88,9 +88,9 @@ def test_the_text_loop_waits_the_per_call_time_out_too(monkeypatch) -> None:
     assert result.end_reason == "error"
     failed = [s.observations[0].text for s in result.steps if s.model_failed]
     # as in the native run, a loaded machine may turn a later time-out into the busy-server message
+    # and its first answer may come after the 3 s too: what holds is that every failure names the call's limit
     waited = ("within 3 s", "gave up on after 3 s")
-    assert failed and "within 3 s" in failed[0], failed
-    assert all(any(said in text for said in waited) for text in failed), failed
+    assert failed and all(any(said in text for said in waited) for text in failed), failed
 
 
 def test_a_clients_own_shorter_time_out_is_kept() -> None:
