@@ -54,7 +54,8 @@ def one_student() -> list[dict]:
                 time.sleep(2)  # a restored notebook's kernel may start a moment after the page's own
                 steps.append({"step": what, "to_idle_kernel_s": round(seconds, 1),
                               "notebooks_open": len(by_css(driver, ".jp-NotebookPanel")),
-                              "kernels_running": kernels_running(driver), "load": round(os.getloadavg()[0], 1)})
+                              "kernels_running": kernels_running(driver),
+                              "load": round(os.getloadavg()[0], 1)})
                 print(json.dumps(steps[-1]), flush=True)
         finally:
             driver.quit()
