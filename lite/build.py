@@ -11,7 +11,8 @@ What it does, each step kept in a cache so a second build is quick:
    our pyodide-lock.json beside them, in _site/pyodide/;
 4. the lessons and exercises as the site's contents, each with a first cell
    that installs the course in the tab (``%pip install react-course``);
-5. ``jupyter lite build`` with source maps off, then the Pyodide folder copied in;
+5. ``jupyter lite build`` with source maps off and our settings (lite/jupyter-lite.json,
+   lite/overrides.json), then the Pyodide folder copied in;
 6. our service worker, which keeps the whole site for offline reloads, and a
    gzip copy of each file that shrinks (lite/offline.py).
 
@@ -127,9 +128,17 @@ def contents(out: Path) -> Path:
 
 
 def check_settings(built: Path) -> None:
-    """Fail the build if the site would load Pyodide from the CDN instead of from itself."""
+    """Fail the build if the site lost a setting of ours: Pyodide from the CDN instead of from
+    itself, or the layout kept across page loads (each notebook that was open would reopen
+    with a kernel of its own), or kernels left running when their notebook closes."""
     config = json.loads((built / "jupyter-lite.json").read_text(encoding="utf-8"))["jupyter-config-data"]
     ours = json.loads((HERE / "jupyter-lite.json").read_text(encoding="utf-8"))["jupyter-config-data"]
+    overrides = json.loads((HERE / "overrides.json").read_text(encoding="utf-8"))
+    for name in ("enableMemoryStorage", "workspacesStorageDrivers"):
+        if config.get(name) != ours[name]:
+            raise SystemExit(f"the built site lost the setting {name}={ours[name]!r}: {config.get(name)!r}")
+    if config.get("settingsOverrides", {}) | overrides != config.get("settingsOverrides"):
+        raise SystemExit(f"the built site lost lite/overrides.json: {config.get('settingsOverrides')}")
     key = "@jupyterlite/pyodide-kernel-extension:kernel"
     settings = config.get("litePluginSettings", {}).get(key, {})
     for name, value in ours["litePluginSettings"][key].items():

@@ -18,7 +18,7 @@ from pathlib import Path
 
 # Files of the built site that no tab asks for: the build's own leftovers.
 NEVER_ASKED = {"rspack.config.js", "rspack.config.analyze.js", "rspack.config.watch.js", "package.json",
-               "jupyterlite.schema.v0.json", ".inputs", "service-worker.js"}
+               "jupyterlite.schema.v0.json", ".inputs", "service-worker.js", "overrides.json"}
 
 
 def kept(name: str) -> bool:

@@ -3,6 +3,7 @@
     python3 lite/serve.py                  # every address of this laptop, port 8000
     python3 lite/serve.py --port 8080
     python3 lite/serve.py --bind 127.0.0.1 # this machine only (the tests)
+    python3 lite/serve.py --cert room.pem --key room-key.pem   # https://, with a certificate
 
 It serves ``lite/_site/`` (build it first with ``python3 lite/build.py``) with the
 headers a browser needs: the right types for ``.wasm`` and ``.mjs``, each file's
@@ -12,9 +13,16 @@ worker keeps the copies a tab needs offline). It prints the address to write on
 the board and, every few seconds, checks whether the laptop's address changed,
 and says what to do when it has.
 
-What it leaves out: HTTPS. On an address other than ``localhost``/``127.x``
-browsers refuse the service worker of a plain ``http://`` site, so the printed
-advice says how a student's browser can treat the room's address as secure.
+On an address other than ``localhost``/``127.x`` browsers refuse the service
+worker of a plain ``http://`` site, so the printed advice says how a student's
+browser can treat the room's address as secure. With ``--cert`` and ``--key`` it
+serves ``https://`` instead, which needs no step from a student only when their
+browsers trust that certificate (one for a name of the laptop, from a certificate
+authority they know). What it leaves out: making a certificate. A self-signed one
+costs each student a "Your connection is not private" page, and past it Chromium
+still refuses to register the service worker (it fetches a worker's script only
+under a certificate it trusts; tests/test_lite_https.py shows both), so it buys
+nothing over the flag.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import argparse
 import email.utils
 import os
 import socket
+import ssl
 import sys
 import threading
 import time
@@ -71,6 +80,32 @@ class SiteHandler(SimpleHTTPRequestHandler):
         pass
 
 
+class RoomServer(ThreadingHTTPServer):
+    """The threaded server, quiet about clients that hang up (a closed tab, a refused certificate)."""
+
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError | ssl.SSLError):
+            super().handle_error(request, client_address)
+
+
+def open_server(site: Path, bind: str, port: int, cert: Path | None = None,
+                key: Path | None = None) -> RoomServer:
+    """The room's server on ``bind:port`` (0: any free port), serving ``https://`` when given a certificate.
+
+    The TLS handshake happens in each client's thread (``do_handshake_on_connect=False``),
+    so a slow or refusing browser never holds up the others.
+    """
+    handler = lambda *a, **k: SiteHandler(*a, directory=str(site), **k)  # noqa: E731
+    server = RoomServer((bind, port), handler)
+    if cert is not None:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(cert, key)
+        server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
+    return server
+
+
 def laptop_address() -> str | None:
     """This laptop's address on the room's network, or None without one.
 
@@ -86,11 +121,15 @@ def laptop_address() -> str | None:
     return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
-def board_text(address: str, port: int) -> str:
+def board_text(address: str, port: int, secure: bool = False) -> str:
     """What to tell the room: the address, and what a plain http:// address costs in a browser."""
-    url = f"http://{address}:{port}/"
+    url = f"{'https' if secure else 'http'}://{address}:{port}/"
     lines = [f"Write on the board:   {url}", ""]
-    if not address.startswith("127.") and address != "localhost":
+    if secure:
+        lines += ["Served over https with the certificate given: a browser that trusts it keeps the",
+                  "offline copy with no step from the student; one that does not shows a warning page",
+                  "and, past it, refuses the offline copy all the same.", ""]
+    elif not address.startswith("127.") and address != "localhost":
         lines += ["Browsers keep the offline copy (the service worker) only for https:// or localhost.",
                   "For the room's plain http:// address, each student once opens",
                   "  Chrome/Edge: chrome://flags/#unsafely-treat-insecure-origin-as-secure",
@@ -106,14 +145,14 @@ def board_text(address: str, port: int) -> str:
     return "\n".join(lines)
 
 
-def watch_address(port: int, every: float = 10.0) -> None:
+def watch_address(port: int, secure: bool, every: float = 10.0) -> None:
     """Say so when the laptop's address changes (a new Wi-Fi, a DHCP lease), forever."""
     known = laptop_address()
     while True:
         time.sleep(every)
         now = laptop_address()
         if now != known and now is not None:
-            print(f"\nThe laptop's address changed from {known} to {now}.\n{board_text(now, port)}\n",
+            print(f"\nThe laptop's address changed from {known} to {now}.\n{board_text(now, port, secure)}\n",
                   flush=True)
         known = now or known
 
@@ -122,23 +161,30 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Serve the browser edition (lite/_site) to a room.")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--bind", default="0.0.0.0", help="the address to listen on (default: all of them)")
+    parser.add_argument("--cert", type=Path, help="serve https:// with this certificate (PEM; with --key)")
+    parser.add_argument("--key", type=Path, help="the certificate's private key (PEM)")
     parser.add_argument("--site", type=Path, default=SITE, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if not (args.site / "index.html").is_file():
         print(f"No site in {args.site}: build it first with `python3 lite/build.py`.", file=sys.stderr)
         return 2
-    handler = lambda *a, **k: SiteHandler(*a, directory=str(args.site), **k)  # noqa: E731
+    if (args.cert is None) != (args.key is None):
+        print("--cert and --key go together: the certificate and its private key.", file=sys.stderr)
+        return 2
     try:
-        server = ThreadingHTTPServer((args.bind, args.port), handler)
+        server = open_server(args.site, args.bind, args.port, args.cert, args.key)
+    except ssl.SSLError as error:
+        print(f"Cannot use {args.cert} with {args.key}: {error.reason or error}.", file=sys.stderr)
+        return 2
     except OSError as error:
         print(f"Cannot listen on {args.bind}:{args.port} ({error.strerror}); try --port 8080.",
               file=sys.stderr)
         return 2
-    port = server.server_address[1]
+    port, secure = server.server_address[1], args.cert is not None
     address = args.bind if args.bind != "0.0.0.0" else (laptop_address() or "127.0.0.1")
-    print(board_text(address, port), flush=True)
+    print(board_text(address, port, secure), flush=True)
     if args.bind == "0.0.0.0":
-        threading.Thread(target=watch_address, args=(port,), daemon=True).start()
+        threading.Thread(target=watch_address, args=(port, secure), daemon=True).start()
     print(f"\nServing {args.site} on port {port}; Ctrl+C stops it.", flush=True)
     try:
         server.serve_forever()

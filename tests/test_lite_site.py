@@ -12,8 +12,10 @@ Then a room (``test_a_room_session_offline_and_at_a_second_address``): the site 
 by lite/serve.py's handler, a plotting lesson drawn with nothing from off the machine,
 a reload with the server stopped, and a student's edit carried to a second address
 (``localhost``: another origin, so another storage) with ``course.handin.export_work`` and
-``course.handin.import_work``. And a tab calling ``react-course serve-model``'s server on
-another port (another origin: CORS) with the ``openai`` SDK.
+``course.handin.import_work``; each page load there starts one kernel, the lesson's own
+(the layout is not kept across loads, so no earlier notebook reopens with a kernel of its
+own). And a tab calling ``react-course serve-model``'s server on another port (another
+origin: CORS) with the ``openai`` SDK.
 """
 
 from __future__ import annotations
@@ -103,15 +105,14 @@ def requests_made(driver) -> list[str]:
 def open_and_run(driver, site: str, name: str) -> float:
     """Open a notebook in JupyterLab (the site's), wait for its kernel, Run All; the seconds it took."""
     started = time.monotonic()
-    # JupyterLab reopens the notebooks this address had open (an earlier test's) and may bring
-    # one to the front: open_notebook clicks this one's tab back, so Run All runs this one.
+    # open_notebook makes sure this notebook is the one in front, so Run All runs this one.
     open_notebook(driver, site, NOTEBOOKS[name])
     run_all(driver, name)
     return time.monotonic() - started
 
 
 def outputs_text(driver) -> str:
-    """The outputs of the notebook in front (a reopened one behind it has outputs too)."""
+    """The outputs of the notebook in front."""
     front = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output"
     return "\n".join(o.text for o in by_css(driver, front))
 
@@ -175,8 +176,8 @@ def room_browser(downloads: Path):
 def open_notebook(driver, url: str, path: str) -> float:
     """Open ``path`` and wait for its kernel; the seconds from the request to an idle kernel.
 
-    JupyterLab also reopens the notebooks that were open at this address before, and may
-    bring one of them to the front: then a click on ``path``'s tab brings it back.
+    The site keeps no layout across page loads (lite/jupyter-lite.json), so ``path`` is the
+    only notebook the page opens; the click on its tab stays, should one ever be in front.
     """
     started = time.monotonic()
     name = Path(path).name
@@ -277,6 +278,18 @@ def figures_drawn(driver) -> list[int]:
     return [driver.execute_script("return arguments[0].naturalWidth", image) for image in images]
 
 
+def kernels_running(driver) -> int:
+    """The kernels the page runs, as its status bar counts them ("0 Terminals, 1 Kernel sessions").
+
+    Not Chromium's list of Web Workers (one per Pyodide): it may still hold the worker of
+    the page just left, for a moment after the new page's kernel has started.
+    """
+    return driver.execute_script(
+        "const item = [...document.querySelectorAll('#jp-main-statusbar [title]')]"
+        "  .find(e => / Kernel sessions?$/.test(e.title));"
+        "return item ? parseInt(item.title.split(', ')[1], 10) : -1;")
+
+
 def off_the_machine(driver) -> list[str]:
     return sorted({u for u in requests_made(driver) if urlparse(u).scheme in ("http", "https", "ws", "wss")
                    and urlparse(u).hostname not in LOCAL_HOSTS})
@@ -333,6 +346,8 @@ def test_a_room_session_offline_and_at_a_second_address(tmp_path):
         type_into_first_cell(driver, "", run=False)  # saved, so that leaving the page asks nothing
         open_notebook(driver, there, LESSON)
         assert NOTE in first_cell_text(driver), "the student's edit did not come to the new address"
+        panels = len(by_css(driver, ".jp-NotebookPanel"))
+        assert (panels, kernels_running(driver)) == (1, 1), f"a page load opened {panels} notebooks"
         driver.save_screenshot(str(ARTIFACTS / "room-second-address.png"))
         second.shutdown()
         print(f"room: first open {first_open:.1f} s, {first_bytes / 1e6:.1f} MB sent; "
