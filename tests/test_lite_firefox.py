@@ -3,8 +3,8 @@
 Debian's ``firefox-esr`` opens lesson 00 of the built site, served by lite/serve.py's
 handler on 127.0.0.1; the kernel (Pyodide in Firefox) starts, the service worker
 controls the page, every cell runs with no error output, and the doctor, run in the
-tab, finds no problem. Skipped without Firefox (``apt-get install firefox-esr``; .ci/run
-does not install it). What it leaves to test_lite_site.py: widgets, the offline
+tab, finds no problem. Skipped without Firefox (``apt-get install firefox-esr``, as .ci/run
+does). What it leaves to test_lite_site.py: widgets, the offline
 reload, the second address, the request log (Firefox keeps none for Marionette).
 """
 
