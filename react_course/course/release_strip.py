@@ -1,0 +1,183 @@
+"""``release``, the source: the checks package without its answer keys and hidden cases.
+
+Edits are made on the text, at the places the syntax tree names, so every comment and
+line the student edition keeps reads as it does here:
+
+- a key written in ``checks/`` loses its definition; in its place stands
+  ``WITHHELD = withheld(id)`` (``checks/released.py``), which raises when called,
+  and every reference to the key (in its module, ``module.key``, or imported by name)
+  is renamed to it;
+- ``hidden=`` goes from every ``Spec(...)`` call;
+- then private top-level definitions no file refers to any more (the key's helpers,
+  the hidden cases' builders) are removed, until none is left.
+
+Left out: a helper that the key shares with the check's own code (an observer, a fault)
+stays, since the check needs it; ``release.py`` lists those exercises as partly open.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+__all__ = ["STUB", "KeyPlace", "drop_hidden", "remove_dead", "remove_key", "rename_imports"]
+
+STUB = "WITHHELD"
+
+
+@dataclass(frozen=True)
+class KeyPlace:
+    """Where an exercise's key is defined: a module of the package (a path in it) and a name."""
+
+    exercise: str
+    path: str  # e.g. "checks/lesson02/one_step.py"
+    name: str
+
+
+def _offsets(source: str) -> list[int]:
+    """The text offset where each line starts (line 1 is index 1)."""
+    starts, total = [0, 0], 0
+    for line in source.splitlines(keepends=True):
+        total += len(line)
+        starts.append(total)
+    return starts
+
+
+def _at(source: str, starts: list[int], line: int, column: int) -> int:
+    """The text offset of a syntax-tree position, whose column counts UTF-8 bytes."""
+    text = source[starts[line]:starts[line + 1]] if line + 1 < len(starts) else source[starts[line]:]
+    return starts[line] + len(text.encode("utf-8")[:column].decode("utf-8"))
+
+
+def _apply(source: str, edits: list[tuple[int, int, int, int, str]]) -> str:
+    """Replace each (line, col, end line, end col) span by its text, last span first."""
+    starts = _offsets(source)
+    spans = sorted(((_at(source, starts, a, b), _at(source, starts, c, d), text)
+                    for a, b, c, d, text in edits), reverse=True)
+    for start, end, text in spans:
+        source = source[:start] + text + source[end:]
+    return source
+
+
+def _bound(node: ast.AST) -> set[str]:
+    """Names a function, lambda or comprehension binds (an over-estimate: nested ones too)."""
+    names = {arg.arg for arg in ast.walk(node.args) if isinstance(arg, ast.arg)} if hasattr(
+        node, "args") and isinstance(node.args, ast.arguments) else set()
+    return names | {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def _global_uses(tree: ast.Module, name: str) -> list[ast.Name]:
+    """The loads of ``name`` that mean the module's global, not a local of the same name."""
+    scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ListComp, ast.SetComp,
+              ast.DictComp, ast.GeneratorExp)
+    found: list[ast.Name] = []
+
+    def visit(node: ast.AST, shadowed: bool) -> None:
+        if isinstance(node, scopes):
+            shadowed = shadowed or name in _bound(node)
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load) and not shadowed:
+            found.append(node)
+        for child in ast.iter_child_nodes(node):
+            visit(child, shadowed)
+
+    visit(tree, False)
+    return found
+
+
+def _span(node: ast.AST, text: str) -> tuple[int, int, int, int, str]:
+    return node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, text
+
+
+def remove_key(source: str, place: KeyPlace, depth: int) -> str:
+    """``source`` without the definition of ``place.name``; its uses call ``WITHHELD``.
+
+    ``depth`` is the dots that lead to ``checks/`` (1 for ``checks/lesson00.py``, 2 below it).
+    """
+    tree = ast.parse(source)
+    definition = next((node for node in tree.body if isinstance(node, ast.FunctionDef | ast.ClassDef)
+                       and node.name == place.name), None)
+    if definition is None:
+        raise ValueError(f"{place.path} does not define {place.name} at its top level")
+    first = min([definition.lineno, *(d.lineno for d in definition.decorator_list)])
+    stub = f"{STUB} = withheld({place.exercise!r})  # the answer key is not in the student edition"
+    edits = [(first, 0, definition.end_lineno, definition.end_col_offset, stub)]
+    edits += [_span(use, STUB) for use in _global_uses(tree, place.name)
+              if not first <= use.lineno <= definition.end_lineno]  # uses inside the key go with it
+    future = next((n for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == "__future__"), None)
+    line = future.end_lineno + 1 if future else 1
+    edits.append((line, 0, line, 0, f"from {'.' * depth}released import withheld\n"))
+    return _apply(source, edits)
+
+
+def rename_imports(source: str, module: str, name: str) -> str:
+    """Elsewhere: ``from .module import name`` and ``module.name`` now mean ``WITHHELD``."""
+    tree = ast.parse(source)
+    edits = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and node.attr == name and isinstance(node.value, ast.Name)
+                and node.value.id == module):
+            edits.append(_span(node, f"{module}.{STUB}"))
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[-1] == module:
+            for alias in node.names:
+                if alias.name == name:
+                    edits.append(_span(alias, f"{STUB} as {alias.asname or name}"))
+    return _apply(source, edits) if edits else source
+
+
+def drop_hidden(source: str) -> str:
+    """``source`` with every ``hidden=...`` argument of a call left out."""
+    tree = ast.parse(source)
+    edits = []
+    for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+        parts = [*call.args, *call.keywords]
+        parts.sort(key=lambda n: (n.lineno, n.col_offset))
+        for before, part in zip([None, *parts], parts, strict=False):
+            if isinstance(part, ast.keyword) and part.arg == "hidden":
+                start = before if before is not None else part
+                edits.append((start.end_lineno, start.end_col_offset, part.end_lineno, part.end_col_offset, "")
+                             if before is not None else _span(part, ""))
+    return _apply(source, edits) if edits else source
+
+
+def _defined(node: ast.stmt) -> str | None:
+    if isinstance(node, ast.FunctionDef | ast.ClassDef):
+        return node.name
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        return node.targets[0].id
+    return None
+
+
+def _used(tree: ast.Module, skip: ast.stmt | None = None) -> set[str]:
+    names: set[str] = set()
+    for statement in tree.body:
+        if statement is skip:
+            continue
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                names.add(node.id)
+            elif isinstance(node, ast.Attribute):
+                names.add(node.attr)
+            elif isinstance(node, ast.alias):
+                names.add(node.name)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                names.add(node.value)  # a name in __all__
+    return names
+
+
+def remove_dead(files: dict[str, str]) -> dict[str, str]:
+    """Leave out private top-level definitions no file uses, again until none is left."""
+    files = dict(files)
+    while True:
+        trees = {path: ast.parse(text) for path, text in files.items()}
+        everywhere = {path: _used(tree) for path, tree in trees.items()}
+        removed = False
+        for path, tree in trees.items():
+            others = set().union(*(used for other, used in everywhere.items() if other != path))
+            dead = [node for node in tree.body if (name := _defined(node)) and name.startswith("_")
+                    and not name.startswith("__") and name not in others | _used(tree, skip=node)]
+            if dead:
+                edits = [(min([n.lineno, *(d.lineno for d in getattr(n, "decorator_list", ()))]), 0,
+                          n.end_lineno, n.end_col_offset, "") for n in dead]
+                files[path], removed = _apply(files[path], edits), True
+        if not removed:
+            return files
