@@ -31,7 +31,7 @@ __all__ = ["ABSENT", "DATA", "NotInEdition", "Table", "data_file", "sample_case"
            "table", "withheld"]
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-EDITION_MARK = "released-edition.json"  # written by ``react-course release``; absent in the full edition
+EDITION_MARK = "student-edition.json"  # written by ``react-course release``; absent in the full edition
 ABSENT: Any = object()
 
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from ..checks import exercises
 from ..checks.released import DATA, EDITION_MARK, data_file
 from ..checks.spec import SPECS
-from .release_data import SAMPLE, exercise_data
+from .release_data import SAMPLE, exercise_data, lesson_inputs
 from .release_strip import KeyPlace, drop_hidden, remove_dead, remove_key, rename_imports
 
 __all__ = ["EDITION", "GRADER", "Release", "build_release", "key_places", "zip_folder"]
@@ -115,8 +115,8 @@ def _readme(folder: Path, withheld: tuple[str, ...], open_book: tuple[tuple[str,
              f"**Open book** ({len(open_book)} exercises): the check's reference is part of what the lesson",
              "teaches or states, so it is in this edition too, and nothing here hides it:", ""]
     lines += [f"- `{exercise}`: {why}" for exercise, why in open_book]
-    lines += ["", f"Keys withheld ({len(withheld)} exercises): " + ", ".join(f"`{e}`" for e in withheld) + ".",
-              "", "---", ""]
+    listed = ", ".join(f"`{exercise}`" for exercise in withheld)
+    lines += ["", f"Keys withheld ({len(withheld)} exercises): {listed}.", "", "---", ""]
     original = (folder / "README.md").read_text(encoding="utf-8")
     (folder / "README.md").write_text("\n".join(lines) + original, encoding="utf-8")
 
@@ -150,9 +150,11 @@ def build_release(out: Path | str, *, site: bool = False, root: Path = ROOT) -> 
     places, open_book = key_places()
     _strip_checks(folder / "react_course", places)
     data = folder / "react_course" / DATA.name
+    shown = lesson_inputs(sorted((root / "notebooks").glob("*.ipynb")))
     for exercise_id, spec in sorted(SPECS.items()):
-        target = data / data_file(exercise_id).name
-        target.write_text(json.dumps(exercise_data(spec), ensure_ascii=False), encoding="utf-8")
+        made = exercise_data(spec, shown=shown.get(exercise_id, ()))
+        text = json.dumps(made, ensure_ascii=False)
+        (data / data_file(exercise_id).name).write_text(text, encoding="utf-8")
     withheld = tuple(place.exercise for place in places)
     mark = {"withheld": list(withheld), "open_book": [list(item) for item in open_book]}
     (data / EDITION_MARK).write_text(json.dumps(mark, indent=1), encoding="utf-8")

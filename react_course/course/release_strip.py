@@ -18,9 +18,11 @@ stays, since the check needs it; ``release.py`` lists those exercises as partly 
 from __future__ import annotations
 
 import ast
+import json
+from collections import Counter
 from dataclasses import dataclass
 
-__all__ = ["STUB", "KeyPlace", "drop_hidden", "remove_dead", "remove_key", "rename_imports"]
+__all__ = ["STUB", "KeyPlace", "drop_from_all", "drop_hidden", "remove_dead", "remove_key", "rename_imports"]
 
 STUB = "WITHHELD"
 
@@ -106,7 +108,7 @@ def remove_key(source: str, place: KeyPlace, depth: int) -> str:
     future = next((n for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == "__future__"), None)
     line = future.end_lineno + 1 if future else 1
     edits.append((line, 0, line, 0, f"from {'.' * depth}released import withheld\n"))
-    return _apply(source, edits)
+    return drop_from_all(_apply(source, edits), place.name)
 
 
 def rename_imports(source: str, module: str, name: str) -> str:
@@ -120,22 +122,41 @@ def rename_imports(source: str, module: str, name: str) -> str:
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[-1] == module:
             for alias in node.names:
                 if alias.name == name:
-                    edits.append(_span(alias, f"{STUB} as {alias.asname or name}"))
-    return _apply(source, edits) if edits else source
+                    edits.append(_span(alias, f"{STUB} as {alias.asname}" if alias.asname else STUB))
+                    if not alias.asname:  # the name is gone here too, not only in its own module
+                        edits += [_span(use, STUB) for use in _global_uses(tree, name)]
+    return drop_from_all(_apply(source, edits), name) if edits else source
+
+
+def drop_from_all(source: str, name: str) -> str:
+    """``source`` whose ``__all__`` no longer lists ``name``.
+
+    >>> drop_from_all('__all__ = ["SPEC", "key"]\n', "key")
+    '__all__ = ["SPEC"]\n'
+    """
+    for node in ast.parse(source).body:
+        if (isinstance(node, ast.Assign) and [getattr(t, "id", "") for t in node.targets] == ["__all__"]
+                and isinstance(node.value, ast.List | ast.Tuple)):
+            names = [e.value for e in node.value.elts if isinstance(e, ast.Constant)]
+            if name in names:
+                kept = ", ".join(json.dumps(n) for n in names if n != name)
+                return _apply(source, [_span(node.value, f"[{kept}]")])
+    return source
 
 
 def drop_hidden(source: str) -> str:
-    """``source`` with every ``hidden=...`` argument of a call left out."""
+    """``source`` with every ``hidden=...`` argument of a call left out (with its comma)."""
     tree = ast.parse(source)
     edits = []
     for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
-        parts = [*call.args, *call.keywords]
-        parts.sort(key=lambda n: (n.lineno, n.col_offset))
+        parts = sorted([*call.args, *call.keywords], key=lambda n: (n.lineno, n.col_offset))
         for before, part in zip([None, *parts], parts, strict=False):
             if isinstance(part, ast.keyword) and part.arg == "hidden":
-                start = before if before is not None else part
-                edits.append((start.end_lineno, start.end_col_offset, part.end_lineno, part.end_col_offset, "")
-                             if before is not None else _span(part, ""))
+                if before is None:
+                    edits.append(_span(part, ""))
+                else:  # from the end of the argument before, so its comma goes too
+                    edits.append((before.end_lineno, before.end_col_offset, part.end_lineno,
+                                  part.end_col_offset, ""))
     return _apply(source, edits) if edits else source
 
 
@@ -147,37 +168,92 @@ def _defined(node: ast.stmt) -> str | None:
     return None
 
 
-def _used(tree: ast.Module, skip: ast.stmt | None = None) -> set[str]:
+def _used(statement: ast.AST) -> set[str]:
+    """The names a statement uses, with the texts in it (a name in ``__all__``)."""
     names: set[str] = set()
-    for statement in tree.body:
-        if statement is skip:
-            continue
-        for node in ast.walk(statement):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                names.add(node.id)
-            elif isinstance(node, ast.Attribute):
-                names.add(node.attr)
-            elif isinstance(node, ast.alias):
-                names.add(node.name)
-            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-                names.add(node.value)  # a name in __all__
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+        elif isinstance(node, ast.alias):
+            names.add(node.name)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            names.add(node.value)
     return names
+
+
+def _reached(trees: dict[str, ast.Module]) -> dict[str, set[str]]:
+    """By file: the names other files can mean by one of its own (imported by name, or any attribute)."""
+    attributes = {n.attr for tree in trees.values() for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    imported: dict[str, set[str]] = {}  # module (a file's name) -> the names other files import from it
+    for tree in trees.values():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                module = (node.module or "").split(".")[-1]
+                imported.setdefault(module, set()).update(alias.name for alias in node.names)
+    return {path: attributes | imported.get(path.rsplit("/", 1)[-1].removesuffix(".py"), set())
+            for path in trees}
+
+
+def _in_all(tree: ast.Module, name: str) -> bool:
+    """Is ``name`` listed in the module's ``__all__``?"""
+    return any(isinstance(n, ast.Assign) and [getattr(t, "id", "") for t in n.targets] == ["__all__"]
+               and name in [getattr(e, "value", None) for e in getattr(n.value, "elts", ())]
+               for n in tree.body)
+
+
+def _removable(name: str | None) -> bool:
+    """Private names, and the hidden cases' (``HIDDEN``), go when nothing uses them."""
+    return bool(name) and ((name.startswith("_") and not name.startswith("__")) or "hidden" in name.lower())
+
+
+def _unused_imports(source: str) -> str:
+    """``source`` without the imported hidden cases it no longer uses (``from .x import HIDDEN``)."""
+    tree = ast.parse(source)
+    used = set().union(*(_used(n) for n in tree.body if not isinstance(n, ast.ImportFrom)))
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            kept = [a for a in node.names if "hidden" not in a.name.lower() or (a.asname or a.name) in used]
+            if len(kept) < len(node.names):
+                names = ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in kept)
+                line = f"from {'.' * node.level}{node.module or ''} import {names}" if kept else ""
+                return _unused_imports(_apply(source, [_span(node, line)]))
+    return source
+
+
+def _first_line(node: ast.stmt) -> int:
+    return min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+
+
+def _dead(tree: ast.Module, others: set[str]) -> list[ast.stmt]:
+    """The removable top-level definitions of ``tree`` that nothing uses (its ``__all__`` aside
+    for the hidden cases)."""
+    each = [_used(n) for n in tree.body]
+    counts = Counter(name for names in each for name in names)
+
+    def unused(name: str, own: set[str]) -> bool:
+        listed = "hidden" in name.lower() and _in_all(tree, name)
+        return name not in others and counts[name] - (name in own) - listed <= 0
+
+    return [node for node, own in zip(tree.body, each, strict=True)
+            if _removable(name := _defined(node)) and unused(name, own)]
 
 
 def remove_dead(files: dict[str, str]) -> dict[str, str]:
     """Leave out private top-level definitions no file uses, again until none is left."""
-    files = dict(files)
+    files = {path: _unused_imports(text) for path, text in files.items()}
     while True:
         trees = {path: ast.parse(text) for path, text in files.items()}
-        everywhere = {path: _used(tree) for path, tree in trees.items()}
-        removed = False
+        reached, removed = _reached(trees), False
         for path, tree in trees.items():
-            others = set().union(*(used for other, used in everywhere.items() if other != path))
-            dead = [node for node in tree.body if (name := _defined(node)) and name.startswith("_")
-                    and not name.startswith("__") and name not in others | _used(tree, skip=node)]
-            if dead:
-                edits = [(min([n.lineno, *(d.lineno for d in getattr(n, "decorator_list", ()))]), 0,
-                          n.end_lineno, n.end_col_offset, "") for n in dead]
-                files[path], removed = _apply(files[path], edits), True
+            dead = _dead(tree, reached[path])
+            if not dead:
+                continue
+            spans = [(_first_line(node), 0, node.end_lineno, node.end_col_offset, "") for node in dead]
+            text = _apply(files[path], spans)
+            for node in dead:
+                text = drop_from_all(text, _defined(node))
+            files[path], removed = _unused_imports(text), True
         if not removed:
             return files
