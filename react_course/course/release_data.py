@@ -32,7 +32,7 @@ from ..checks.spec import Spec
 
 __all__ = ["SAMPLE", "exercise_data", "lesson_inputs", "sample_inputs"]
 
-SAMPLE = 40  # generated inputs per exercise in the edition (fewer when the statement has fewer)
+SAMPLE = 60  # generated inputs per exercise in the edition (fewer when the statement has fewer)
 
 
 def sample_inputs(spec: Spec, size: int = SAMPLE) -> list[tuple]:

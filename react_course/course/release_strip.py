@@ -129,7 +129,7 @@ def rename_imports(source: str, module: str, name: str) -> str:
 
 
 def drop_from_all(source: str, name: str) -> str:
-    """``source`` whose ``__all__`` no longer lists ``name``.
+    r"""``source`` whose ``__all__`` no longer lists ``name``.
 
     >>> drop_from_all('__all__ = ["SPEC", "key"]\n', "key")
     '__all__ = ["SPEC"]\n'
