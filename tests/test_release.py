@@ -21,7 +21,7 @@ import pytest
 from react_course.checks import _HIDDEN, exercises
 from react_course.checks.plain import to_plain
 from react_course.checks.spec import SPECS
-from react_course.course import cli, release_command
+from react_course.course import cli, release, release_command
 from react_course.course.release import EDITION, GRADER, build_release, key_places, zip_folder
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -190,3 +190,22 @@ def test_the_edition_refuses_to_grade_or_release(monkeypatch, capsys):
     assert cli.main(["release", "out"]) == 2
     said = capsys.readouterr().err
     assert "grade needs the full edition" in said and "release needs the full edition" in said
+
+
+def test_the_site_is_built_by_the_editions_own_lite_build_in_a_copy(monkeypatch, tmp_path):
+    edition = tmp_path / EDITION
+    (edition / "lite").mkdir(parents=True)
+    (edition / "lite" / "build.py").write_text("# the build\n", encoding="utf-8")
+    ran = []
+
+    def fake_run(command, check, cwd):
+        ran.append((command, cwd))
+        (Path(cwd) / "lite" / "_site").mkdir(parents=True, exist_ok=True)
+        (Path(cwd) / "lite" / "_site" / "index.html").write_text("site", encoding="utf-8")
+
+    monkeypatch.setattr(release.subprocess, "run", fake_run)
+    made = release.build_site(edition, tmp_path / "site")
+    work = tmp_path / ".site-build"
+    assert ran == [(["python3", str(work / "lite" / "build.py")], work)]
+    assert (made / "index.html").read_text(encoding="utf-8") == "site"
+    assert not (edition / "lite" / "_site").exists()  # the hand-out stays as it is

@@ -132,10 +132,24 @@ def zip_folder(folder: Path, target: Path) -> Path:
 
 
 def build_site(folder: Path, out: Path) -> Path:
-    """The browser site, built by the edition's own ``lite/build.py`` (its keys already gone)."""
-    subprocess.run(["python3", str(folder / "lite" / "build.py")], check=True, cwd=folder)
+    """The browser site, built by the edition's own ``lite/build.py`` (its keys already gone).
+
+    Built in a copy beside ``out`` (``.site-build/``), so the edition's folder stays as handed
+    out; the copy keeps ``lite/``'s build tools and Pyodide for the next release.
+    """
+    work, cache = out.parent / ".site-build", out.parent / ".site-cache"
+    cache.mkdir(parents=True, exist_ok=True)
+    for name in (".venv", "node_modules", "_build"):  # the build's caches, moved aside and back
+        if (work / "lite" / name).exists():
+            shutil.rmtree(cache / name, ignore_errors=True)
+            (work / "lite" / name).rename(cache / name)
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(folder, work)
+    for kept in cache.iterdir():
+        kept.rename(work / "lite" / kept.name)
+    subprocess.run(["python3", str(work / "lite" / "build.py")], check=True, cwd=work)
     shutil.rmtree(out, ignore_errors=True)
-    shutil.copytree(folder / "lite" / "_site", out)
+    shutil.copytree(work / "lite" / "_site", out)
     return out
 
 
