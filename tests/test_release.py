@@ -188,8 +188,10 @@ def test_the_edition_refuses_to_grade_or_release(monkeypatch, capsys):
     monkeypatch.setattr(release_command, "student_edition", lambda: True)
     assert cli.main(["grade", "submissions"]) == 2
     assert cli.main(["release", "out"]) == 2
+    assert cli.main(["build-exercises", "--check"]) == 2
     said = capsys.readouterr().err
-    assert "grade needs the full edition" in said and "release needs the full edition" in said
+    for verb in ("grade", "release", "build-exercises"):
+        assert f"{verb} needs the full edition" in said
 
 
 def test_the_site_is_built_by_the_editions_own_lite_build_in_a_copy(monkeypatch, tmp_path):

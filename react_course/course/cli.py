@@ -193,6 +193,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def cmd_build_exercises(args: argparse.Namespace) -> int:
+    if full_edition_only("build-exercises"):  # the student edition has no solutions/ to build from
+        return _error(full_edition_only("build-exercises"))
     from .authoring import build_exercises
 
     changed = build_exercises(args.solutions, args.exercises, check=args.check)
