@@ -90,6 +90,24 @@ def _span(node: ast.AST, text: str) -> tuple[int, int, int, int, str]:
     return node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, text
 
 
+def _drop_examples(source: str, tree: ast.Module, name: str) -> list[tuple[int, int, int, int, str]]:
+    """Edits leaving out the module docstring's examples that call ``name`` (they could not run)."""
+    first = tree.body[0] if tree.body else None
+    if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+            and isinstance(first.value.value, str)):
+        return []
+    lines, edits, dropping = source.splitlines(), [], False
+    for number in range(first.lineno, first.end_lineno + 1):
+        text = lines[number - 1].strip()
+        if text.startswith(">>>"):
+            dropping = f"{name}(" in text
+        elif not text or text.endswith('"""'):
+            dropping = False
+        if dropping:
+            edits.append((number, 0, number + 1, 0, ""))
+    return edits
+
+
 def remove_key(source: str, place: KeyPlace, depth: int) -> str:
     """``source`` without the definition of ``place.name``; its uses call ``WITHHELD``.
 
@@ -105,6 +123,7 @@ def remove_key(source: str, place: KeyPlace, depth: int) -> str:
     edits = [(first, 0, definition.end_lineno, definition.end_col_offset, stub)]
     edits += [_span(use, STUB) for use in _global_uses(tree, place.name)
               if not first <= use.lineno <= definition.end_lineno]  # uses inside the key go with it
+    edits += _drop_examples(source, tree, place.name)
     future = next((n for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == "__future__"), None)
     line = future.end_lineno + 1 if future else 1
     edits.append((line, 0, line, 0, f"from {'.' * depth}released import withheld\n"))
