@@ -211,3 +211,8 @@ def test_the_site_is_built_by_the_editions_own_lite_build_in_a_copy(monkeypatch,
     assert ran == [(["python3", str(work / "lite" / "build.py")], work)]
     assert (made / "index.html").read_text(encoding="utf-8") == "site"
     assert not (edition / "lite" / "_site").exists()  # the hand-out stays as it is
+
+
+def test_a_release_needs_the_git_checkout(tmp_path):
+    with pytest.raises(ValueError, match="git checkout"):
+        build_release(tmp_path / "out", root=tmp_path)

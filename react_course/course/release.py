@@ -78,7 +78,10 @@ def key_places() -> tuple[list[KeyPlace], list[tuple[str, str]]]:
 def _tracked(root: Path) -> list[str]:
     """The repository's files, as git sees them: tracked or new, never ignored (nothing built or cached)."""
     listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                            cwd=root, capture_output=True, check=True)
+                            cwd=root, capture_output=True)
+    if listed.returncode != 0:
+        raise ValueError(f"release builds from the course's git checkout, and {root} is not one "
+                         f"({listed.stderr.decode('utf-8', 'replace').strip()})")
     return sorted({name for name in listed.stdout.decode("utf-8").split("\0") if (root / name).is_file()})
 
 

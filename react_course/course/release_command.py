@@ -40,7 +40,11 @@ def cmd_release(args: argparse.Namespace) -> int:
     from .release import build_release
 
     started = time.perf_counter()
-    made = build_release(args.out, site=args.site)
+    try:
+        made = build_release(args.out, site=args.site)
+    except (ValueError, OSError) as error:
+        print(f"react-course: {error}", file=sys.stderr)
+        return 2
     size = sum(p.stat().st_size for p in made.folder.rglob("*") if p.is_file())
     print(f"{made.folder} ({size / 1e6:.1f} MB) and {made.zip.name} ({made.zip.stat().st_size / 1e6:.1f} MB) "
           f"in {time.perf_counter() - started:.0f} s: {len(made.withheld)} keys withheld, "
