@@ -15,6 +15,7 @@ from .arguments import port as _port
 from .arguments import seconds as _seconds
 from .arguments import steps as _steps
 from .eval_command import add_eval_verb, cmd_eval
+from .release_command import add_release_verb, cmd_release, full_edition_only
 
 USAGE = """\
 Run the course's ReAct agent from a terminal, and check this machine is ready for the course.
@@ -28,6 +29,7 @@ commands:
   react-course reset LESSON         put one exercise notebook back as handed out (keeps a copy)
   react-course build-exercises      instructors: write exercises/ from solutions/
   react-course grade DIR --out F    instructors: grade a folder of submitted notebooks into a CSV
+  react-course release OUT          instructors: build the student edition (no keys) and its zip
   react-course serve-model          workshops: serve the scripted chat model (OpenAI protocols)
   react-course eval                 run the evaluation set (simulated model), print its metrics
   react-course eval --model SETTING ... on a real model (--estimate: what it would cost first)
@@ -78,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (0.0.0.0: the whole room)")
     serve.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0: any free one)")
     add_eval_verb(verbs)
+    add_release_verb(verbs)
     return parser
 
 
@@ -190,6 +193,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def cmd_build_exercises(args: argparse.Namespace) -> int:
+    if full_edition_only("build-exercises"):  # the student edition has no solutions/ to build from
+        return _error(full_edition_only("build-exercises"))
     from .authoring import build_exercises
 
     changed = build_exercises(args.solutions, args.exercises, check=args.check)
@@ -242,6 +247,8 @@ def cmd_reset(args: argparse.Namespace) -> int:
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
+    if full_edition_only("grade"):
+        return _error(full_edition_only("grade"))
     from .grade import Limits, grade_folder
 
     workers = {"workers": args.workers} if args.workers else {}
@@ -262,7 +269,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
 
 COMMANDS = {"eval": cmd_eval, "run": cmd_run, "doctor": cmd_doctor, "build-exercises": cmd_build_exercises,
             "execute": cmd_execute, "serve-model": cmd_serve_model, "progress": cmd_progress,
-            "reset": cmd_reset, "grade": cmd_grade}
+            "reset": cmd_reset, "grade": cmd_grade, "release": cmd_release}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
