@@ -73,6 +73,16 @@ def test_every_exercise_is_compared_in_the_grader_from_its_spec() -> None:
     assert all(trusted_spec.spec_of(e) is SPECS[e] and trusted_spec.inputs(e) for e in SPECS)
 
 
+def test_an_exercise_not_registered_by_its_spec_is_the_courses_error(monkeypatch) -> None:
+    """The grader has no other way to compare one: it says so before any submission runs."""
+    import react_course.checks as checks
+
+    made = checks.Exercise("03.by_hand", "registered without a spec", lambda obj: [])
+    monkeypatch.setitem(checks._REGISTRY, made.id, made)
+    with pytest.raises(LookupError, match="not registered by its spec"):
+        trusted_spec.inputs(made.id)
+
+
 @pytest.mark.parametrize(("exercise_id", "name", "solution"), SOLUTIONS,
                          ids=[f"{e}:{n}" for e, n, _ in SOLUTIONS])
 def test_the_grader_judges_as_the_check_does(exercise_id: str, name: str, solution: Any) -> None:
