@@ -27,7 +27,7 @@ exercises()  # every lesson's specs registered
 
 def kernel_reply(exercise_id: str, function: Callable[..., Any], keys: list[str]) -> dict:
     """What the grading kernel prints for one exercise, read back from JSON."""
-    found = kernel_answers._answer_all(exercise_id, function, keys, kernel_answers._spec_call, 60.0)
+    found = kernel_answers._answer_all(exercise_id, function, keys, 60.0)
     return json.loads(json.dumps(found))
 
 
@@ -65,6 +65,22 @@ SOLUTIONS = (_solutions(LESSON03, set(LESSON03))
 def test_every_key_scores_full_marks_in_one_round(exercise_id: str) -> None:
     result, rounds = judged_in_the_grader(exercise_id, SPECS[exercise_id].key)
     assert result.points == result.max_points == registry.maximum(exercise_id) and rounds == 1
+
+
+def test_every_exercise_is_compared_in_the_grader_from_its_spec() -> None:
+    """No exercise is left to check in the kernel: each is its spec, with inputs to ask."""
+    assert set(exercises()) == set(SPECS)
+    assert all(trusted_spec.spec_of(e) is SPECS[e] and trusted_spec.inputs(e) for e in SPECS)
+
+
+def test_an_exercise_not_registered_by_its_spec_is_the_courses_error(monkeypatch) -> None:
+    """The grader has no other way to compare one: it says so before any submission runs."""
+    import react_course.checks as checks
+
+    made = checks.Exercise("03.by_hand", "registered without a spec", lambda obj: [])
+    monkeypatch.setitem(checks._REGISTRY, made.id, made)
+    with pytest.raises(LookupError, match="not registered by its spec"):
+        trusted_spec.inputs(made.id)
 
 
 @pytest.mark.parametrize(("exercise_id", "name", "solution"), SOLUTIONS,

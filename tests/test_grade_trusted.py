@@ -22,7 +22,6 @@ import pytest
 
 from react_course.checks.spec import SPECS
 from react_course.course.grade import Limits, grade_folder
-from react_course.course.registry import COMPARED_IN_GRADER
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[1]
@@ -122,8 +121,7 @@ def test_the_solutions_score_full_marks_compared_in_the_grader(grades) -> None:
         grade = grades[f"solved{lesson}"]
         assert grade.status == "graded" and grade.score == grade.max_score > 0, lesson
         assert grade.tampered == [], lesson  # nothing an honest notebook does is reported
-        wanted = sorted(e for e in grade.weights if e in COMPARED_IN_GRADER or e in SPECS)
-        assert grade.compared_here == wanted and wanted, lesson
+        assert grade.compared_here == sorted(grade.weights) and grade.weights, lesson  # all of them
     assert {"03.call_with_stops", "07.native_loop", "07.run_calls"} <= {  # handed a model, tools
         *grades["solved03"].compared_here, *grades["solved07"].compared_here}
     assert "07.what_remains" in grades["solved07"].compared_here  # a dict of values, not a function

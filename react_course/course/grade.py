@@ -12,9 +12,8 @@ kernel) becomes its status; the others are graded as if it were not there.
 The scale is the grader's, never the submission's: each exercise's weight and
 whether it is optional come from the handout (``submissions.scoring``), its
 maximum from the checks registry (``registry.maximum``), computed here before any
-worker starts (``scores.py``). Exercises with a spec are compared with the key here
-too, from the spec (``trusted_spec.py``), and so are the others whose inputs are plain
-data (``trusted.py``); the kernel only answers.
+worker starts (``scores.py``). Every exercise is compared with the key here too, from
+its spec (``trusted_spec.py``); the kernel only answers.
 
 Outputs (``gradebook.py``): the CSV, the gradebook exports, a feedback file per
 student and lesson, and a summary per lesson.
@@ -41,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..checks.framework import CaseResult, CheckResult
-from . import gradebook, intake, registry, sandbox, scores, submissions, trusted, trusted_spec
+from . import gradebook, intake, registry, sandbox, scores, submissions, trusted_spec
 
 
 @dataclass(frozen=True)
@@ -52,7 +51,6 @@ class Limits:
     memory_mb: int = 3072  # address space of the grading process and of its kernel
     workers: int = max(1, os.cpu_count() or 1)
     kernel: str = "react-course"
-    trusted: bool = True  # compare in the grader every exercise with a spec or plain inputs
 
 
 @dataclass
@@ -137,8 +135,7 @@ def _grade_all(subs: list[submissions.Submission], handouts: dict[str, submissio
     for handout in handouts.values():  # here, not in the workers: a check redirects sys.stdout
         for exercise_id, _ in handout.wanted:  # while it runs, which threads would tangle
             registry.maximum(exercise_id)
-            if limits.trusted and trusted_spec.inputs(exercise_id) is None:
-                trusted.inputs(exercise_id)
+            trusted_spec.expected_values(exercise_id)  # its inputs, and the key's values on them
     bar = _Progress(len(subs), progress)
     uids: queue.Queue[int] = queue.Queue()
     for slot in range(limits.workers):  # a user per worker: one fork bomb cannot starve a neighbour
@@ -206,12 +203,11 @@ def _run_isolated(sub: submissions.Submission, handout: submissions.Handout, for
         private.mkdir()
         notebook = private / intake.safe_name(sub.path.name)
         shutil.copyfile(sub.path, notebook, follow_symlinks=False)
-        specs = [e for e, _ in handout.wanted if limits.trusted and trusted_spec.inputs(e)]
         job = {"notebook": str(notebook), "work": str(work), "out": str(private / "out.json"),
                "forbidden": [*map(str, forbidden), str(private)], "hidden": [*map(str, forbidden)],
                "wanted": [list(w) for w in handout.wanted], "sandbox": bool(box.kind), "uid": uid,
-               "trusted": trusted_plan(handout) if limits.trusted else {},
-               "specs": specs, "expected": {e: trusted_spec.expected_values(e) for e in specs},
+               "plan": plan(handout),
+               "expected": {e: trusted_spec.expected_values(e) for e, _ in handout.wanted},
                "course": str(submissions.course_root()), "memory_mb": limits.memory_mb,
                "cell_timeout": limits.cell_timeout, "check_timeout": limits.check_timeout,
                "kernel": limits.kernel}
@@ -229,16 +225,9 @@ def _run_isolated(sub: submissions.Submission, handout: submissions.Handout, for
         shutil.rmtree(work, ignore_errors=True)
 
 
-def trusted_plan(handout: submissions.Handout) -> dict[str, list[str]]:
-    """Each exercise compared in the grader, with the inputs its check sends: from its spec
-    (``trusted_spec.py``), else recorded from its check (``trusted.py``)."""
-    plan = {}
-    for exercise_id, _ in handout.wanted:
-        keys = trusted_spec.inputs(exercise_id)
-        keys = trusted.inputs(exercise_id) if keys is None else keys
-        if keys is not None:
-            plan[exercise_id] = list(keys)
-    return plan
+def plan(handout: submissions.Handout) -> dict[str, list[str]]:
+    """Each of the handout's exercises, with the inputs its spec's check sends (``trusted_spec.py``)."""
+    return {exercise_id: list(trusted_spec.inputs(exercise_id)) for exercise_id, _ in handout.wanted}
 
 
 def _run_limited(command: list[str], limits: Limits, log: Path, sandboxed: bool) -> int | str:

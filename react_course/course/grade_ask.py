@@ -3,13 +3,11 @@
 ``grade_run.py`` executes a submission with ``AskingClient``: nbclient's client
 that, once every cell has run, keeps the kernel and executes the cells ``Asker``
 hands it, one per round. Each asks for the student's answers to the inputs the
-grader planned: from the exercise's spec (``trusted_spec.inputs``), else recorded from its
-check (``trusted.inputs``). The answers are judged in this process
-(``trusted_spec.replay``, ``trusted.replay``), which may need the answers to a few more
+grader planned from the exercise's spec (``trusted_spec.inputs``). The answers are judged
+in this process (``trusted_spec.replay``), which may need the answers to a few more
 inputs (a comparison that shrinks a difference), asked in the next round.
 
-What it leaves out: the exercises with neither a spec nor plain inputs (checked in the
-kernel by ``kernel_guard.grade``, as before).
+What it leaves out: what the kernel does with a question (``kernel_answers.py``).
 """
 
 from __future__ import annotations
@@ -22,19 +20,18 @@ from nbclient import NotebookClient
 from nbclient.util import ensure_async, run_sync
 
 from ..checks.framework import CaseResult, CheckResult
-from . import registry, trusted, trusted_spec
+from . import registry, trusted_spec
 
 
 class Asker:
     """The rounds of questions for one submission, and the results they lead to.
 
-    ``specs``: the exercises of ``plan`` judged from their spec (``trusted_spec.py``); the
-    others are replayed through their recorded check (``trusted.py``).
+    ``plan``: each exercise's inputs; ``names``: the name the notebook defines for it.
     """
 
     def __init__(self, nonce: str, plan: dict[str, list[str]], names: dict[str, str],
-                 specs: frozenset[str] = frozenset(), seconds: float = 120.0) -> None:
-        self.nonce, self.names, self.specs, self.seconds = nonce, names, specs, seconds
+                 seconds: float = 120.0) -> None:
+        self.nonce, self.names, self.seconds = nonce, names, seconds
         self.pending = {e: list(keys) for e, keys in plan.items()}
         self.answers: dict[str, dict[str, dict]] = {e: {} for e in plan}
         self.asked: dict[str, set[str]] = {e: set() for e in plan}
@@ -55,8 +52,8 @@ class Asker:
         for e, keys in self.pending.items():
             self.asked[e].update(keys)
             self.asked_rounds[e] += 1
-            questions.append([e, self.names[e], keys, "spec" if e in self.specs else "recorded", share])
-        cell = nbformat.v4.new_code_cell(trusted.ask_cell(self.nonce, questions))
+            questions.append([e, self.names[e], keys, share])
+        cell = nbformat.v4.new_code_cell(ask_cell(self.nonce, questions))
         cell.metadata["grader"] = True
         return cell
 
@@ -75,18 +72,19 @@ class Asker:
                 self.results[exercise_id] = missing(exercise_id, self.names[exercise_id])
                 continue
             self.answers[exercise_id].update(found)
-            result, more = self._replay(exercise_id)
+            last = self.asked_rounds[exercise_id] >= trusted_spec.ROUNDS
+            result, more = trusted_spec.replay(exercise_id, self.answers[exercise_id],
+                                               self.asked[exercise_id], last)
             if more:
                 self.pending[exercise_id] = more
             else:
                 self.results[exercise_id] = result
 
-    def _replay(self, exercise_id: str) -> tuple[CheckResult, list[str]]:
-        if exercise_id in self.specs:
-            last = self.asked_rounds[exercise_id] >= trusted_spec.ROUNDS
-            return trusted_spec.replay(exercise_id, self.answers[exercise_id], self.asked[exercise_id], last)
-        result, more = trusted.replay(exercise_id, self.answers[exercise_id])
-        return result, more if self.asked_rounds[exercise_id] < trusted.ROUNDS else []
+
+def ask_cell(nonce: str, questions: list[list]) -> str:
+    """The source of the cell that asks the kernel: ``[[exercise, name, [input keys], seconds], ...]``."""
+    return ("import react_course.course.kernel_answers as _ask\n"
+            f"_ask.answers({nonce!r}, {json.dumps(questions)!r})\ndel _ask")
 
 
 def _nonce_line(cell: Any, nonce: str) -> dict | None:

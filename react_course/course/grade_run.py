@@ -5,22 +5,22 @@ memory limit and a wall-clock limit it enforces from outside), so that nothing a
 notebook does can stop the batch. Here:
 
 1. the stored outputs are thrown away (never trusted), and two cells are added:
-   ``kernel_guard.install`` first, ``kernel_guard.grade`` last;
+   ``kernel_guard.install`` first, ``kernel_guard.put_back`` last;
 2. nbclient runs every cell in a fresh kernel (in bubblewrap where there is one,
    reached over Unix sockets), in a fresh scratch folder, with a per-cell time limit
    (the kernel is interrupted when it runs out) and errors allowed, so a failing
    cell costs that cell, not the rest; the browser edition's install cell is skipped;
 3. a kernel that dies (``os._exit``, a kill, the memory limit) is started again, in
    a new scratch folder, with the cell it died in skipped, at most ``RETRIES`` times;
-4. the grading cell's one line that starts with the run's nonce is the result of the
-   exercises checked in the kernel; the others are asked for answers in rounds and
-   compared here (``grade_ask.py``). Anything else the notebook printed, or wrote to a
-   results file, is ignored. Cells are numbered among all cells, from 1.
+4. the last cell's one line that starts with the run's nonce says what the notebook had
+   replaced in the checkers (put back by then); every exercise is then asked for answers
+   in rounds and compared here (``grade_ask.py``). Anything else the notebook printed, or
+   wrote to a results file, is ignored. Cells are numbered among all cells, from 1.
 
 The job file names the notebook, the work folder (a scratch folder per start is made
 in it), the folders the kernel may not read, the exercises to check, whether to use
-the sandbox and which user, and the inputs of the exercises compared here (with the
-key's values on them, computed once by the grader); the result is written as JSON to
+the sandbox and which user, and each exercise's inputs (with the key's values on them,
+computed once by the grader); the result is written as JSON to
 the job's ``out``.
 What it leaves out: the wall-clock limit (the parent's), marks and files (``grade.py``).
 """
@@ -146,7 +146,7 @@ def fresh_folders(job: dict, attempt: int) -> tuple[Path, Path]:
 
 
 def prepared(notebook: Any, job: dict, nonce: str, skipped: set[int], scratch: Path) -> Any:
-    """The notebook to run: only its code, outputs dropped, the guard first, the grading last.
+    """The notebook to run: only its code, outputs dropped, the guard first, the putting back last.
 
     In the sandbox the instructor's folders are not there at all, so the guard is not
     told their names (a cell could read them from it).
@@ -164,9 +164,8 @@ def prepared(notebook: Any, job: dict, nonce: str, skipped: set[int], scratch: P
         elif is_install_cell(cell):
             source = "pass  # the browser edition's install cell: the grader's kernel has the course"
         cells.append(nbformat.v4.new_code_cell(source))
-    in_kernel = [w for w in job["wanted"] if w[0] not in job.get("trusted", {})]
     cells.append(nbformat.v4.new_code_cell(
-        f"import {GUARD} as _guard\n_guard.grade({nonce!r}, {in_kernel!r})", metadata={"grader": True}))
+        f"import {GUARD} as _guard\n_guard.put_back({nonce!r})", metadata={"grader": True}))
     return nbformat.v4.new_notebook(cells=cells, metadata={})
 
 
@@ -215,8 +214,7 @@ def run(job: dict) -> dict:
     for attempt in range(RETRIES + 1):
         scratch, sockets = fresh_folders(job, attempt)
         notebook, state = prepared(source, job, nonce, skipped, scratch), {"cell": 0}
-        asker = Asker(nonce, job.get("trusted", {}), names, frozenset(job.get("specs", ())),
-                      job["check_timeout"])
+        asker = Asker(nonce, job["plan"], names, job["check_timeout"])
         grading = len(notebook.cells) - 1
         try:
             execute(notebook, job, state, scratch, sockets, asker)
@@ -237,10 +235,8 @@ def run(job: dict) -> dict:
     outcome = read_outcome(notebook, nonce, grading)
     numbers = [n for n, _ in code_cells(source)]
     outcome["errors"] = [[numbers[i - 1], name] for i, name in outcome.get("errors", [])]
-    if outcome.get("results") is not None:  # the exercises compared here, in the grader's order
-        kernel = {r["exercise"]: r for r in outcome["results"]}
-        outcome["results"] = [as_json(asker.results[e]) if e in asker.results else kernel[e]
-                              for e, _ in job["wanted"] if e in asker.results or e in kernel]
+    if outcome["status"] == "graded":  # the exercises compared here, in the grader's order
+        outcome["results"] = [as_json(asker.results[e]) for e, _ in job["wanted"] if e in asker.results]
         outcome["compared_here"], outcome["rounds"] = sorted(asker.results), asker.rounds
     return {**outcome, "died": died, "peak_mb": _peak_mb()}
 
@@ -256,25 +252,24 @@ def _peak_mb() -> float:
 
 
 def read_outcome(notebook: Any, nonce: str, grading: int) -> dict:
-    """The grading line (cell ``grading``), and which of the student's cells raised or ran out of time."""
+    """The last cell's nonce line (cell ``grading``); which of the student's cells raised or timed out."""
     errors = []
     for number, cell in enumerate(notebook.cells[1:grading], start=1):
         for output in cell.get("outputs", []):
             if output.get("output_type") == "error":
                 errors.append([number, output.get("ename", "error")])
-    results = None
+    reported = None
     for output in notebook.cells[grading].get("outputs", []):
         text = output.get("text", "") if output.get("output_type") == "stream" else ""
         for line in text.splitlines():
             if line.startswith(nonce):
-                results = json.loads(line[len(nonce):])
-    if results is None:
+                reported = json.loads(line[len(nonce):])
+    if reported is None:
         raised = [o.get("ename") for o in notebook.cells[grading].get("outputs", [])
                   if o.get("output_type") == "error"]
         status = "the checks did not finish" + (f" ({raised[0]})" if raised else "")
         return {"status": status, "results": None, "errors": errors}
-    return {"status": "graded", "results": results["results"], "tampered": results["tampered"],
-            "errors": errors}
+    return {"status": "graded", "results": [], "tampered": reported["tampered"], "errors": errors}
 
 
 if __name__ == "__main__":

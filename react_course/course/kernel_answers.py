@@ -2,13 +2,10 @@
 
 ``answers(nonce, questions)`` runs in the cell the grader adds for each round of
 asking (``grade_ask.py``). For each exercise it calls the notebook's function on each
-input and prints every answer on one line that starts with ``nonce``. Two kinds:
-
-- ``"spec"``: the exercise has a spec; the input is its plain arguments and the answer
-  is ``student_value(spec, function, args)`` (``observe`` builds the scripted model or
-  tools here, from plain arguments). The grader judges it with the spec (``trusted_spec.py``).
-- ``"recorded"``: an input the grader recorded from the check (``trusted.py``), encoded
-  by ``course.plain``; the answer is the function's return value.
+input, the plain arguments of one of its spec's cases, and prints every answer on one
+line that starts with ``nonce``. The answer is ``student_value(spec, function, args)``
+(``observe`` builds the scripted model or tools here, from plain arguments); the grader
+judges it with the spec (``trusted_spec.py``).
 
 An answer is ``{"value": ...}`` only when it is JSON's own types all the way down (a
 subclass of ``str`` whose ``__eq__`` always agrees is not); else it says that the call
@@ -33,28 +30,27 @@ _JSON = (type(None), bool, int, float, str)
 def answers(nonce: str, questions: str) -> None:
     """Call the notebook's functions on the grader's inputs; print the answers as plain data.
 
-    ``questions`` is JSON: ``[[exercise id, name, [input, ...], kind, seconds], ...]``, where
-    ``seconds`` is the exercise's share of the cell's time-out (the grader's).
+    ``questions`` is JSON: ``[[exercise id, name, [input, ...], seconds], ...]``, where
+    ``seconds`` is the exercise's share of the cell's time-out (the grader's). A value
+    exercise's answer (a quiz's dict) is not callable: its spec's ``observe`` reads it.
     """
     namespace, replies = sys._getframe(1).f_globals, {}
-    for exercise_id, name, keys, kind, seconds in json.loads(questions):
-        function = namespace.get(name)
-        # a value exercise's answer (a quiz's dict) is not callable: its spec's observe reads it
-        if name not in namespace or (kind != "spec" and not callable(function)):
+    for exercise_id, name, keys, seconds in json.loads(questions):
+        if name not in namespace:
             replies[exercise_id] = {key: {"missing": name} for key in keys}
             continue
-        ask = _spec_call if kind == "spec" else _recorded_call
-        replies[exercise_id] = _answer_all(exercise_id, function, keys, ask, float(seconds))
+        replies[exercise_id] = _answer_all(exercise_id, namespace[name], keys, float(seconds))
     print(nonce + json.dumps({"answers": replies}), flush=True)
 
 
-def _answer_all(exercise_id: str, function: Any, keys: list[str], ask: Any,
-                seconds: float = 60.0) -> dict[str, dict]:
+def _answer_all(exercise_id: str, function: Any, keys: list[str], seconds: float = 60.0) -> dict[str, dict]:
+    from react_course.checks import _lookup
     from react_course.checks.spec import SPECS
     from react_course.checks.timing import run_limited
 
-    spec = SPECS.get(exercise_id)
-    deadline = time.monotonic() + min(seconds, BUDGET * (spec.time_limit if spec else 6.0))
+    _lookup(exercise_id)  # loads the lesson's specs, should the guard not have
+    spec = SPECS[exercise_id]
+    deadline = time.monotonic() + min(seconds, BUDGET * spec.time_limit)
     found = {}
     for key in keys:
         left = deadline - time.monotonic()
@@ -62,7 +58,7 @@ def _answer_all(exercise_id: str, function: Any, keys: list[str], ask: Any,
             found[key] = {"timeout": ANSWER_SECONDS}
             continue
         limit = min(ANSWER_SECONDS, left)
-        outcome = run_limited(lambda k=key: ask(spec, function, k), limit)
+        outcome = run_limited(lambda k=key: _spec_call(spec, function, k), limit)
         found[key] = _reply(outcome, limit)
     return found
 
@@ -73,20 +69,11 @@ def _spec_call(spec: Any, function: Any, key: str) -> Any:
     return student_value(spec, function, json.loads(key))
 
 
-def _recorded_call(spec: Any, function: Any, key: str) -> Any:
-    from react_course.course import plain
-
-    args, kwargs = plain.decode(json.loads(key))
-    return plain.encode(function(*args, **kwargs))
-
-
 def _reply(outcome: Any, limit: float) -> dict:
     if outcome.timed_out:
         return {"timeout": round(limit, 2)}
     if isinstance(outcome.error, NotImplementedError):
         return {"not_attempted": str(outcome.error)[:300]}
-    if isinstance(outcome.error, TypeError) and type(outcome.error).__name__ == "NotPlain":
-        return {"not_plain": str(outcome.error)}
     if outcome.error is not None:
         return {"raised": [type(outcome.error).__name__, str(outcome.error)[:300]]}
     odd = _not_json(outcome.value)

@@ -1,4 +1,4 @@
-"""Inside a grading kernel: a guard before the student's first cell, the grading after the last.
+"""Inside a grading kernel: a guard before the student's first cell, the checkers put back after the last.
 
 The grader (``grade_run.py``) adds two cells to every submission it executes:
 
@@ -7,15 +7,15 @@ The grader (``grade_run.py``) adds two cells to every submission it executes:
   reads and listings of the instructor's folders (``solutions/``, the other submissions), sockets
   beyond this machine, and new processes other than the course's own tool server;
   then a snapshot of the checkers' modules and classes;
-- last, ``grade(nonce, wanted)``: puts back whatever the student's code
-  replaced in the checkers (a monkey-patched ``check``, ``judge`` or ``CheckResult``,
-  a swapped ``sys.modules`` entry, a patched ``print``, a spec's ``observe``, the IPython
-  event hooks), runs each exercise's check
-  with its hidden cases on the object the notebook defined, and prints the results
-  as one line that starts with ``nonce`` (a random word the student's code never saw).
+- last, ``put_back(nonce)``: puts back whatever the student's code replaced in the
+  checkers (a monkey-patched ``check``, ``judge`` or ``CheckResult``, a swapped
+  ``sys.modules`` entry, a patched ``print``, a spec's ``observe``, the IPython event
+  hooks), and prints what it put back as one line that starts with ``nonce`` (a random
+  word the student's code never saw). The grader reports it as ``tampered``.
 
-The student's answers to the grader's inputs, for the exercises the grader compares in
-its own process, are ``kernel_answers.answers``.
+Then the grader asks for the student's answers to its inputs (``kernel_answers.answers``,
+which runs the specs put back here) and compares them with the key in its own process.
+Nothing here judges.
 
 The hook's folders and its re-entry flag live in a closure (``make_hook``), the flag
 per thread: no cell can switch it off, and a second thread is checked while the
@@ -25,16 +25,15 @@ loopback, ``ctypes`` loading a library or calling a C function that is not Pytho
 
 What it leaves out: being the wall. Python cannot fully watch Python
 (``_posixsubprocess`` raises no audit event), so on Linux the kernel runs in
-bubblewrap (``sandbox.py``) and this hook is the second layer. An exercise checked
-here (its inputs are not plain data) can still be forged by code that attacks this
-process; one compared in the grader cannot, short of computing its answers with the
-key the installed package holds (only an edition without keys stops that).
+bubblewrap (``sandbox.py``) and this hook is the second layer. What this process
+sends are answers, never verdicts: a forged answer is at most the student's own
+answer, short of computing it with the key the installed package holds (only an
+edition without keys stops that).
 """
 
 from __future__ import annotations
 
 import builtins
-import dataclasses
 import json
 import os
 import sys
@@ -274,31 +273,11 @@ def _quietly(action, *args) -> None:
         pass
 
 
-def grade(nonce: str, wanted: list[list[str]]) -> None:
-    """Check each ``[exercise id, name]`` on the notebook's ``name``; print one nonce line.
+def put_back(nonce: str) -> None:
+    """Put back what the notebook replaced (``restore``); print what it was, on one nonce line.
 
-    The notebook's namespace is the calling cell's globals, taken from the frame (a
-    notebook can rebind ``globals``, not the frame it runs in).
+    Run once, after the student's last cell and before the grader's questions, so every
+    answer is computed by the checkers as they were installed.
     """
-    namespace = sys._getframe(1).f_globals
     tampered = restore()
-    from react_course.checks import check
-    from react_course.checks.framework import CaseResult, CheckResult
-
-    results = []
-    for exercise_id, name in wanted:
-        if name in namespace:
-            result = check(exercise_id, namespace[name], hidden=True)
-        else:
-            missing = CaseResult("answer", "not attempted", 0, 1,
-                                 message=f"the notebook defines no {name!r}")
-            result = CheckResult(exercise_id, check_title(exercise_id), (missing,))
-        results.append({"exercise": result.exercise, "title": result.title,
-                        "cases": [dataclasses.asdict(case) for case in result.cases]})
-    print(nonce + json.dumps({"results": results, "tampered": sorted(set(tampered))}), flush=True)
-
-
-def check_title(exercise_id: str) -> str:
-    from react_course.checks import _lookup
-
-    return _lookup(exercise_id).title
+    print(nonce + json.dumps({"tampered": sorted(set(tampered))}), flush=True)

@@ -1,6 +1,7 @@
-"""``grade``, 3b: an exercise with a spec, compared in the grader's process from the spec alone.
+"""``grade``, 3b: every exercise compared in the grader's process, from its spec alone.
 
-A spec (``checks.spec.Spec``) names every input its check sends: the worked examples,
+Every exercise is a spec (``checks.spec.Spec``), and a spec names every input its check
+sends: the worked examples,
 the hidden cases and the generated comparison's inputs, all plain data. So the grader
 needs no stand-in to learn them, and the student's function may be called with objects
 (a scripted model, tools): the spec's ``observe`` builds those from plain arguments in
@@ -24,18 +25,32 @@ the next round asks them all. Each round shrinks at least one step more; after
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import os
+import sys
 from typing import Any
 
 from ..checks.framework import CheckResult, run_cases
 from ..checks.plain import Opaque, Raised, from_plain, to_plain
 from ..checks.spec import SPECS, Spec
-from .trusted import quiet_checks
 
 ROUNDS = 40  # rounds of asking for one exercise: the first, then one per step of a shrink
 REPLAY_LIMIT = 3600.0  # a case's time limit here: no student code runs in the grader
 _EXPECTED: dict[str, dict[str, Any]] = {}  # exercise -> input -> the key's value
+
+
+@contextlib.contextmanager
+def quiet_checks():
+    """No results file and no strict mode while the grader runs checks on its stand-ins."""
+    saved = {k: os.environ.pop(k) for k in ("REACT_COURSE_STRICT", "REACT_COURSE_RESULTS") if k in os.environ}
+    streams = sys.stdout, sys.stderr
+    try:
+        yield
+    finally:
+        os.environ.update(saved)
+        sys.stdout, sys.stderr = streams
 
 
 def key_of(args: tuple) -> str:
@@ -44,30 +59,33 @@ def key_of(args: tuple) -> str:
 
 
 @functools.cache
-def spec_of(exercise_id: str) -> Spec | None:
-    """The exercise's spec, when its registered check is exactly the spec's (else None)."""
+def spec_of(exercise_id: str) -> Spec:
+    """The exercise's spec; a check registered some other way is the course's bug, said here.
+
+    The grader compares what the spec's cases compare, so the registered check (and its
+    hidden cases) must be exactly the spec's.
+    """
     from react_course.checks import _HIDDEN, _lookup
 
     registered = _lookup(exercise_id)
     spec = SPECS.get(exercise_id)
     if spec is None or registered.cases != spec.cases:
-        return None
-    if _HIDDEN.get(exercise_id) not in (None, spec.hidden_cases):  # hidden cases of another kind
-        return None
+        raise LookupError(f"{exercise_id} is not registered by its spec (checks.spec.define)")
+    if _HIDDEN.get(exercise_id) not in (None, spec.hidden_cases):
+        raise LookupError(f"{exercise_id} has hidden cases that are not its spec's")
     return spec
 
 
 @functools.cache
-def inputs(exercise_id: str) -> tuple[str, ...] | None:
-    """Every input of the exercise's check, as ``key_of`` text; None when it has no spec."""
-    if spec_of(exercise_id) is None:
-        return None
+def inputs(exercise_id: str) -> tuple[str, ...]:
+    """Every input of the exercise's check, as ``key_of`` text (its spec's cases, all plain)."""
     replayed = _Replayed.of(spec_of(exercise_id), {}, set())
-    try:
-        _run(exercise_id, replayed)
-    except Exception:  # a check that cannot run here: checked in the kernel
-        return None
-    return None if replayed.refused or not replayed.missing else tuple(replayed.missing)
+    _run(exercise_id, replayed)
+    if replayed.refused:
+        raise TypeError(f"{exercise_id}'s spec has an input that is not plain data ({replayed.refused[0]})")
+    if not replayed.missing:
+        raise ValueError(f"{exercise_id}'s spec has no input to ask")
+    return tuple(replayed.missing)
 
 
 @functools.cache
@@ -137,7 +155,7 @@ class _Replayed(Spec):
             return super().value(function, args)
         try:
             key = key_of(args)
-        except TypeError:  # an input that is not plain data: this spec is checked in the kernel
+        except TypeError:  # an input that is not plain data: the spec's bug (``inputs`` says so)
             self.refused.append(type(args).__name__)
             raise
         if key in self.answers:
