@@ -12,9 +12,9 @@ import pytest
 
 PARENT = """
 import subprocess, sys
-from react_course.course.grade import _die_with_the_grader
+from react_course.course.processes import die_with_the_grader
 child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"],
-                         preexec_fn=_die_with_the_grader)
+                         preexec_fn=die_with_the_grader)
 print(child.pid, flush=True)
 child.wait()
 """

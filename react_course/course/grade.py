@@ -30,7 +30,6 @@ import json
 import os
 import queue
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -40,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..checks.framework import CaseResult, CheckResult
-from . import gradebook, intake, registry, sandbox, scores, submissions, trusted_spec
+from . import gradebook, intake, processes, registry, sandbox, scores, submissions, trusted_spec
 
 
 @dataclass(frozen=True)
@@ -212,7 +211,7 @@ def _run_isolated(sub: submissions.Submission, handout: submissions.Handout, for
                "cell_timeout": limits.cell_timeout, "check_timeout": limits.check_timeout,
                "kernel": limits.kernel}
         (private / "job.json").write_text(json.dumps(job), encoding="utf-8")
-        code = _run_limited([sys.executable, "-m", "react_course.course.grade_run",
+        code = processes.run_limited([sys.executable, "-m", "react_course.course.grade_run",
                              str(private / "job.json")], limits, private / "log.txt", bool(box.kind))
         if code == "timeout":
             return {"status": f"stopped after {limits.wall:g} s (the wall-clock limit)"}
@@ -228,64 +227,6 @@ def _run_isolated(sub: submissions.Submission, handout: submissions.Handout, for
 def plan(handout: submissions.Handout) -> dict[str, list[str]]:
     """Each of the handout's exercises, with the inputs its spec's check sends (``trusted_spec.py``)."""
     return {exercise_id: list(trusted_spec.inputs(exercise_id)) for exercise_id, _ in handout.wanted}
-
-
-def _run_limited(command: list[str], limits: Limits, log: Path, sandboxed: bool) -> int | str:
-    """Run ``command`` under the memory limit; past the wall time, or when it ends, kill all it started.
-
-    In the sandbox the kernel's own limits hold and the grading process is not
-    limited (a kernel cannot reach it); outside, its address space is, as before.
-    """
-    def in_the_child() -> None:
-        _die_with_the_grader()
-        if not sandboxed:
-            import resource
-
-            size = limits.memory_mb * 1024 * 1024
-            resource.setrlimit(resource.RLIMIT_AS, (size, size))
-
-    posix = os.name == "posix"
-    with open(log, "wb") as sink:
-        process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT,
-                                   stdin=subprocess.DEVNULL, start_new_session=posix,
-                                   preexec_fn=in_the_child if posix else None)
-        try:
-            code: int | str = process.wait(timeout=limits.wall)
-        except subprocess.TimeoutExpired:
-            code = "timeout"
-        _kill_tree(process)
-        return code
-
-
-def _die_with_the_grader() -> None:
-    """On Linux, the grading process is killed when the grader dies (``PR_SET_PDEATHSIG``), and
-    bubblewrap's ``--die-with-parent`` then ends the kernel: a grader stopped by Ctrl-C or a kill
-    leaves no submission running. Elsewhere the wall time and ``_kill_tree`` are all there is."""
-    if not sys.platform.startswith("linux"):
-        return
-    import ctypes
-    import signal
-
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
-
-
-def _kill_tree(process: subprocess.Popen) -> None:
-    """The kernel runs in a session of its own: kill every process left in the grading process's sessions."""
-    try:
-        import psutil
-
-        family = psutil.Process(process.pid).children(recursive=True)
-    except Exception:  # psutil missing, or the process just ended
-        family = []
-    if os.name == "posix":
-        with contextlib.suppress(OSError):
-            os.killpg(process.pid, 9)
-    process.kill()
-    for child in family:
-        with contextlib.suppress(Exception):  # it may have ended meanwhile
-            child.kill()
-    process.wait()
 
 
 class _Progress:

@@ -38,8 +38,8 @@ __all__ = ["EDITION", "GRADER", "Release", "build_release", "key_places", "zip_f
 EDITION = "react-course-student"
 TOP = ("course.py", "pyproject.toml", "constraints.txt", "environment.yml", "LICENSE", "README.md")
 FOLDERS = ("notebooks", "exercises", "react_course", "lite", "binder")
-GRADER = ("grade", "grade_run", "grade_ask", "sandbox", "trusted", "trusted_spec", "kernel_answers",
-          "kernel_guard", "plain", "registry", "scores", "gradebook", "feedback", "intake",
+GRADER = ("grade", "processes", "grade_run", "grade_ask", "sandbox", "trusted_spec", "kernel_answers",
+          "kernel_guard", "registry", "scores", "gradebook", "feedback", "intake",
           "release", "release_data", "release_strip")
 STAMP = (1980, 1, 1, 0, 0, 0)  # every zip entry's time: the same zip from the same files
 ROOT = Path(__file__).resolve().parents[2]
