@@ -6,11 +6,14 @@ once, and nbval's cells of one notebook share one kernel. But then the largest f
 hundred seconds of notebook kernels) bounds the whole run. ``Spread`` is ``loadscope`` with
 two changes:
 
-- A file in ``BY_PARAMETER`` is cut into one group per parameter id: its tests name the thing
-  they share (``[notebooks/09_evaluation_and_tracing.ipynb]``, one notebook's kernel) in their
-  id, so every test of one notebook runs in one worker, and its kernel starts once, while the
-  other notebooks run on the other workers. (xdist's own ``xdist_group`` marks would say this,
-  but ``--dist loadgroup`` groups nothing on pytest 9.2: pytest-xdist issue #1386.)
+- A file in ``SPLIT`` is cut finer. By ``"parameter"``: one group per parameter id, where
+  the tests name the thing they share (``[notebooks/09_evaluation_and_tracing.ipynb]``, one
+  notebook's kernel) in their id, so every test of one notebook runs in one worker, and its
+  kernel starts once, while the other notebooks run on the other workers. By ``"test"``: one
+  group per test function, where the functions share nothing costly (test_lite_site's pages:
+  each its own Chromium; the site's build is a no-op when up to date, and locked).
+  (xdist's own ``xdist_group`` marks would say this, but ``--dist loadgroup`` groups nothing
+  on pytest 9.2: pytest-xdist issue #1386.)
 - The groups go out longest first (the longest-processing-time rule): a long group started
   last would run on alone while the other workers sit idle. Expected seconds come from
   ``benchmarks/suite_times.json`` (each file's time at ``-n 0``), shared among a file's groups
@@ -29,8 +32,9 @@ from xdist.scheduler import LoadScopeScheduling
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMES = ROOT / "benchmarks" / "suite_times.json"
-# Files whose tests share something per parameter (one notebook's kernel), not per file.
-BY_PARAMETER = {"tests/test_lessons_real_model.py", "tests/test_notebooks.py"}
+# Files cut finer than one group: by parameter id (what a notebook's tests share) or by test.
+SPLIT = {"tests/test_lessons_real_model.py": "parameter", "tests/test_notebooks.py": "parameter",
+         "tests/test_lite_site.py": "test"}
 UNKNOWN_SECONDS_PER_TEST = 0.05  # a file not in the table: most tests take milliseconds
 
 
@@ -44,18 +48,23 @@ def file_of(nodeid: str) -> str:
 
 
 def group_of(nodeid: str) -> str:
-    """The work unit a test belongs to: its file, or its file and parameter id (``BY_PARAMETER``).
+    """The work unit a test belongs to: its file, or a part of it (``SPLIT``).
 
     >>> group_of("tests/test_notebooks.py::test_solution_passes[07_native_tool_calling.ipynb]")
     'tests/test_notebooks.py[07_native_tool_calling.ipynb]'
     >>> group_of("tests/test_notebooks.py::test_exercises_are_generated_from_solutions")
     'tests/test_notebooks.py'
+    >>> group_of("tests/test_lite_site.py::test_a_notebook_runs_in_the_page_offline[lesson 09]")
+    'tests/test_lite_site.py::test_a_notebook_runs_in_the_page_offline'
     >>> group_of("notebooks/00_start_here.ipynb::Cell 3")
     'notebooks/00_start_here.ipynb'
     """
     name, _, test = nodeid.partition("::")
-    if name in BY_PARAMETER and test.endswith("]") and "[" in test:
+    how = SPLIT.get(name)
+    if how == "parameter" and test.endswith("]") and "[" in test:
         return f"{name}[{test.split('[', 1)[1]}"
+    if how == "test":
+        return f"{name}::{test.split('[', 1)[0]}"
     return name
 
 
