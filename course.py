@@ -570,7 +570,8 @@ def parallel_options(rest: list) -> list:
     """pytest-xdist's option for the whole suite: two workers per core, unless the command line
     already chose (-n 0 for none). Much of the suite waits (kernel starts, browser pages, servers,
     time-outs) rather than computes, so a second worker per core fills the waits; pyproject.toml
-    keeps each file's tests in one worker."""
+    keeps each file's tests in one worker, and tests/scheduling.py cuts the notebook-heavy files
+    finer and hands out the longest groups first."""
     if any(arg.startswith(("-n", "--numprocesses")) for arg in rest):
         return []
     return ["-n", str(2 * (os.cpu_count() or 1))]

@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import scheduling
 
 REAL_MODEL_SWITCH = "REACT_COURSE_REAL_MODEL_TESTS"
 
@@ -37,6 +38,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "real_model" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: -n's scheduler
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """``--dist loadscope`` as tests/scheduling.py refines it: finer groups, the longest first."""
+    if config.getvalue("dist") == "loadscope":
+        return scheduling.Spread(config, log)
+    return None
 
 
 def _require_kernel(items: list[pytest.Item]) -> None:

@@ -2,9 +2,9 @@
 
     node lite/node/run.mjs --course . tests/pyodide_browser_mode.py .
 
-``tests/test_browser_mode.py`` runs it when the runner and ``lite/_site/pyodide``
-exist. It checks, in Pyodide under Node: no fork (the 9 ** 9 ** 9 probe skipped,
-with its reason), the long sum of check 04.strict_calculate (the tab's stack
+``tests/test_lite_node.py`` runs it, after its notebooks in one of its Node processes,
+once ``lite/_site/pyodide`` is built. It checks, in Pyodide under Node: no fork
+(the 9 ** 9 ** 9 probe skipped, with its reason), the long sum of check 04.strict_calculate (the tab's stack
 cannot parse 6,000 terms), check 07.run_calls with the solution's own
 ``ThreadPoolExecutor``, the library's parallel paths without threads, the notes
 said once, and progress, results and the hand-in zip on a drive at ``/drive``.

@@ -5,9 +5,9 @@ file browser's contents are mounted at ``/drive``. The ``tab`` fixture makes thi
 process look like that: ``IN_BROWSER`` true, ``threading.Thread.start`` raising,
 ``browser.DRIVE`` a temporary folder holding ``notebooks/`` and ``exercises/``,
 and the current folder ``exercises/`` in it (a notebook's). Each rule of the
-browser edition has a test here that fails without it. The last test runs the
-same rules for real in Pyodide under Node (``pyodide_browser_mode.py``), where the
-browser edition's runner and its Pyodide are built (``python3 lite/build.py --pyodide``).
+browser edition has a test here that fails without it. The same rules run for real
+in Pyodide under Node (``pyodide_browser_mode.py``) in tests/test_lite_node.py's Node
+processes, after their notebooks: one Pyodide start fewer than a process of its own.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import contextlib
 import io
 import json
 import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -51,7 +50,6 @@ from react_course.tools.registry import ToolRegistry
 from react_course.tracing.trace import JsonLines
 
 ROOT = Path(__file__).resolve().parents[1]
-RUNNER = ROOT / "lite" / "node" / "run.mjs"
 
 
 def _no_thread(self: threading.Thread) -> None:
@@ -352,16 +350,3 @@ def test_the_grader_grades_the_unzipped_handins(tmp_path: Path) -> None:
                           course=drive, limits=limits, progress=False)
     assert {(g.student, g.status) for g in grades} == {("Ana_Lima", "graded"), ("Ben", "graded")}
     assert all(g.score == g.max_score > 0 for g in grades)
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(not (shutil.which("node") and shutil.which("npm")),
-                    reason="needs Node.js and npm, to build the browser edition's Pyodide (lite/build.py)")
-def test_the_rules_hold_in_pyodide() -> None:
-    subprocess.run([sys.executable, str(ROOT / "lite" / "build.py")], cwd=ROOT, check=True,
-                   capture_output=True)  # nothing when the site is up to date
-    script = ROOT / "tests" / "pyodide_browser_mode.py"
-    done = subprocess.run(["node", str(RUNNER), "--course", str(ROOT), str(script), str(ROOT)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "pyodide_browser_mode: all passed" in done.stdout

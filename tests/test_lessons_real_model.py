@@ -12,7 +12,9 @@ model (``openai-compatible-completions:``, the README's advice for base models,
 which native tool calls cannot use), for the lessons that talk to the model
 first (00, 05 and 07) a server that refuses connections, and for lesson 08 a
 server too slow for every call. All the settings of one notebook run in one
-kernel, one pass of every cell each (``ran_under``).
+kernel, one pass of every cell each (``ran_under``). Every test of one notebook has the
+notebook in its id (``per_notebook``): under ``-n`` they run in one worker (tests/scheduling.py),
+so its kernel starts once, while the other notebooks run on the other workers.
 """
 
 from __future__ import annotations
@@ -36,6 +38,11 @@ FIRST_TO_CALL = [p for p in LESSONS if p.name[:2] in ("00", "05", "07")]
 UNREACHABLE = "openai-compatible:http://127.0.0.1:9/v1:m"  # port 9 (discard): nothing listens
 
 PROSE = "I think the answer is probably somewhere in the documents, but I am not sure."
+
+
+def per_notebook(notebooks: list[Path]) -> list:
+    """The notebooks as parameters, with the same id in every test: the group of one kernel."""
+    return [pytest.param(p, id=f"{p.parent.name}/{p.name}") for p in notebooks]
 
 
 def _prompt_text(body: dict) -> str:
@@ -92,7 +99,8 @@ def ran_under() -> Callable[[Path, str], object]:
     reads them on every call (``course_model``, ``native_client``,
     ``model_settings``), so a pass sees its own setting as a fresh kernel would,
     and a kernel start (seconds on a loaded machine) is paid once per notebook
-    instead of once per setting. (pytest-xdist keeps a file in one worker.)
+    instead of once per setting. (Under ``-n``, ``per_notebook`` keeps a notebook's tests
+    in one worker.)
     """
     done: dict[Path, dict] = {}
 
@@ -118,7 +126,7 @@ def _run_every_setting(notebook: Path) -> dict:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[f"{p.parent.name}/{p.name}" for p in NOTEBOOKS])
+@pytest.mark.parametrize("notebook", per_notebook(NOTEBOOKS))
 def test_the_notebook_runs_to_its_end_on_a_bad_real_model(notebook: Path, ran_under) -> None:
     ran = ran_under(notebook, BADLY)
     assert_ran_to_its_end(ran, notebook, BADLY)
@@ -128,13 +136,13 @@ def test_the_notebook_runs_to_its_end_on_a_bad_real_model(notebook: Path, ran_un
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("notebook", LESSONS, ids=[p.name for p in LESSONS])
+@pytest.mark.parametrize("notebook", per_notebook(LESSONS))
 def test_the_lesson_runs_to_its_end_on_a_bad_base_model(notebook: Path, ran_under) -> None:
     assert_ran_to_its_end(ran_under(notebook, BASE), notebook, BASE)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("notebook", FIRST_TO_CALL, ids=[p.name for p in FIRST_TO_CALL])
+@pytest.mark.parametrize("notebook", per_notebook(FIRST_TO_CALL))
 def test_the_lesson_runs_to_its_end_when_the_server_is_down(notebook: Path, ran_under) -> None:
     ran = ran_under(notebook, DOWN)
     assert_ran_to_its_end(ran, notebook, DOWN)
@@ -144,9 +152,9 @@ def test_the_lesson_runs_to_its_end_when_the_server_is_down(notebook: Path, ran_
 
 
 @pytest.mark.slow
-def test_lesson_08_says_the_model_was_too_slow_on_a_one_request_server(ran_under) -> None:
+@pytest.mark.parametrize("notebook", per_notebook([ROOT / "notebooks" / "08_token_cost_and_context.ipynb"]))
+def test_lesson_08_says_the_model_was_too_slow_on_a_one_request_server(notebook: Path, ran_under) -> None:
     """Every call too slow for its time-out, on a server that keeps working on it: no "0% fewer"."""
-    notebook = ROOT / "notebooks" / "08_token_cost_and_context.ipynb"
     ran = ran_under(notebook, TOO_SLOW)
     assert_ran_to_its_end(ran, notebook, TOO_SLOW)
     said = _output_of(ran, "with_summaries = ")

@@ -18,6 +18,10 @@ as a stack overflow) fails alone, and a new process takes the rest. The
 reports, mismatches and all, are kept in ``test-artifacts/lite-node/reports.jsonl``.
 The site is built first (``lite/build.py``, nothing when up to date); without
 ``node`` and ``npm`` the test is skipped, saying what to install.
+
+The same processes run the browser edition's rules for real (``tests/pyodide_browser_mode.py``,
+whose rules tests/test_browser_mode.py checks on CPython), after the last notebook of
+one of them: a Pyodide already started, instead of one more.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ NODE = shutil.which("node")
 NOTEBOOKS = [path for folder in ("notebooks", "solutions", "exercises")
              for path in sorted((ROOT / folder).glob("*.ipynb"))]
 IDS = [f"{p.parent.name}/{p.name}" for p in NOTEBOOKS]
+RULES = ROOT / "tests" / "pyodide_browser_mode.py"  # run last: it leaves files on its process's drive
 ARTIFACTS = ROOT / "test-artifacts" / "lite-node"  # every notebook's report, one JSON line each
 CELL_TIMEOUT = 300  # seconds without progress (Pyodide's start, then each cell): a hang, not a slow machine
 # Node processes: one per core, at most two, under pytest-xdist too: the 37 notebooks one by one
@@ -181,7 +186,8 @@ def reports(request: pytest.FixtureRequest) -> dict[str, dict]:
     selected = {item.callspec.params["path"] for item in request.session.items
                 if getattr(item, "module", None) is request.module and hasattr(item, "callspec")}
     todo: queue.Queue[Path] = queue.Queue()
-    for path in sorted(selected, key=expected_seconds, reverse=True):  # the longest first, for balance
+    # the longest first, for balance; the rules' script last, as nothing may run after it
+    for path in sorted(selected, key=lambda p: (p != RULES, expected_seconds(p)), reverse=True):
         todo.put(path)
     found: dict[str, dict] = {}
     start = time.monotonic()
@@ -215,6 +221,15 @@ def test_notebook_runs_in_pyodide_as_on_the_laptop(path: Path, reports: dict[str
     print(summary(report))
     details = "\n".join(f"  {json.dumps(m, ensure_ascii=False)}" for m in report["mismatches"])
     assert report["passed"], f"{summary(report)}\n{details}"
+
+
+@pytest.mark.slow
+@needs_node
+@pytest.mark.parametrize("path", [RULES], ids=["tests/pyodide_browser_mode.py"])
+def test_the_browser_rules_hold_in_pyodide(path: Path, reports: dict[str, dict]) -> None:
+    """No fork, the long sum, run_calls, the parallel paths without threads, the drive: for real."""
+    report = reports[str(path.relative_to(ROOT))]
+    assert report["passed"] and "pyodide_browser_mode: all passed" in report["printed"], report
 
 
 # The comparison itself, on CPython: it must fail what nbval fails and pass what nbval passes.

@@ -29,18 +29,26 @@ The folder says how a notebook is judged, as on the laptop:
 Prints one JSON line per notebook, its report, after ``{"start": path}`` and a
 ``{"cell": n}`` before each code cell (numbered as nbval numbers them): the
 caller can tell where a process that died was.
+A path ending ``.py`` is a script instead (tests/pyodide_browser_mode.py), run as
+``__main__`` with the repository as its argument, in a fresh kernel's state: its report
+says whether it raised, and what it printed. Give it last: a script may leave files
+behind (the drive) that a later notebook would see.
 Not done here: cell time limits (Pyodide cannot interrupt a cell; the caller
 times the process) and top-level ``await`` in cells (no lesson uses it).
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import re
+import runpy
 import sys
 import tempfile
 import time
+import traceback
 from pathlib import Path
 
 import nbval_compare
@@ -133,6 +141,29 @@ def run_notebook(path: Path, environment: dict[str, str], sanitizers, scratch: P
     return report
 
 
+def run_script(path: Path, environment: dict[str, str], scratch: Path) -> dict:
+    """Run a Python file as ``__main__`` (argument: the repository) in a fresh kernel's state; its report.
+
+    What the script raises is its verdict, reported like a notebook's failed cell.
+    """
+    printed, mismatches, start = io.StringIO(), [], time.perf_counter()
+    argv = sys.argv
+    with FreshKernel(path, "script", environment, scratch), contextlib.redirect_stdout(printed):
+        sys.argv = [str(path), str(REPOSITORY)]
+        try:
+            runpy.run_path(str(path), run_name="__main__")
+        except Exception as error:  # the script's failure is the report, as a cell's error is
+            where = traceback.format_exception(error)[-2].strip().splitlines()[0]
+            mismatches.append({"what": "raised", "got": nbval_compare.shorten(
+                f"{type(error).__name__}: {error} ({where})", 400)})
+        finally:
+            sys.argv = argv
+    return {"path": shown(path), "kind": "script", "cells": 0, "compared": 0, "browser_different": 0,
+            "not_compared": 0, "seconds": round(time.perf_counter() - start, 2),
+            "printed": printed.getvalue()[-500:], "passed": not mismatches,
+            "mismatch_count": len(mismatches), "mismatches": mismatches}
+
+
 def check_verdicts(kind: str, expected: set[str], results: list[dict]) -> list[dict]:
     """What tests/test_notebooks.py asserts of the checks' reports, as mismatches."""
     if kind == "lesson":
@@ -191,7 +222,8 @@ def main(argv: list[str]) -> int:
     for path in notebook_paths(argv):
         print(json.dumps({"start": str(path)}), flush=True)
         try:
-            report = run_notebook(path, environment, sanitizers, scratch)
+            report = (run_script(path, environment, scratch) if path.suffix == ".py"
+                      else run_notebook(path, environment, sanitizers, scratch))
         except Exception as error:  # the notebook's file, or this harness: say so, and go on to the next
             report = {"path": shown(path), "passed": False, "cells": 0, "compared": 0, "browser_different": 0,
                       "seconds": None, "mismatch_count": 1,
