@@ -509,7 +509,7 @@ def build_wheelhouse(platforms: list, pythons: list, dest: Path) -> int:
                       "see For maintainers in README.md.") from None
 
 
-def download_wheels(platforms: list, pythons: list, dest: Path) -> int:
+def download_wheels(platforms: list, pythons: list, dest: Path, tell: bool = True) -> int:
     """Download every wheel the course needs for these platforms and Pythons into dest."""
     dest.mkdir(parents=True, exist_ok=True)
     pip = [str(venv_python()) if venv_works(venv_python()) else sys.executable, "-m", "pip"]
@@ -529,10 +529,41 @@ def download_wheels(platforms: list, pythons: list, dest: Path) -> int:
     count = len(list(dest.glob("*.whl")))
     size = sum(p.stat().st_size for p in dest.glob("*.whl")) / 1e6
     shown = dest.name if dest.parent == HERE else str(dest)
+    if not tell:
+        return 0
     say(f"{dest} holds {count} wheels ({size:.0f} MB). Copy it with the course folder to each laptop "
         f"(a USB stick will do) and run there: python3 course.py open --wheelhouse {shown} "
         f"(Windows: py course.py open --wheelhouse {shown}).")
     return 0
+
+
+def hosted_wheels(wheelhouse: Path | None) -> dict:
+    """The wheels tests/test_hosted.py installs from, so that the test itself uses no network.
+
+    That test sets the course up as a new user, as a devcontainer does, and runs only as
+    root on Linux; there, this set-up step (which may use the index, as the rest of the
+    set-up does) downloads this machine's wheels into .venv/ once per constraints.txt.
+    Elsewhere, or if the download fails, the test is skipped and says why.
+    """
+    if wheelhouse is not None:
+        return {"REACT_COURSE_TEST_WHEELHOUSE": str(wheelhouse)}
+    if not (sys.platform.startswith("linux") and os.geteuid() == 0 and shutil.which("setpriv")):
+        return {}
+    dest = VENV / "hosted-wheelhouse"
+    stamp = hashlib.sha256((HERE / "constraints.txt").read_bytes()).hexdigest()
+    if (dest / "stamp").exists() and (dest / "stamp").read_text() == stamp:
+        return {"REACT_COURSE_TEST_WHEELHOUSE": str(dest)}
+    base = Path("/usr/bin/python3") if Path("/usr/bin/python3").exists() else Path(sys.executable)
+    asked = "import sys; print(f'{sys.version_info[0]}.{sys.version_info[1]}')"
+    version = subprocess.run([str(base), "-c", asked], capture_output=True, text=True).stdout.strip()
+    say(f"Downloading this machine's wheels for the devcontainer test ({dest.name}, once)...")
+    try:
+        download_wheels([this_platform()], [version], dest, tell=False)
+    except (subprocess.CalledProcessError, OSError) as error:
+        say(f"could not download them ({error}): tests/test_hosted.py's set-up test will be skipped")
+        return {}
+    (dest / "stamp").write_text(stamp)
+    return {"REACT_COURSE_TEST_WHEELHOUSE": str(dest)}
 
 
 def take_option(rest: list, option: str, many: bool = False):
@@ -598,7 +629,9 @@ def main(argv: list) -> int:
     frameworks = ",frameworks" if take_flag(rest, "--frameworks") else ""
     if verb == "test":
         python = setup("test" + frameworks, wheelhouse)
-        return subprocess.call([str(python), "-m", "pytest", *parallel_options(rest), *rest], cwd=HERE)
+        environment = {**os.environ, **hosted_wheels(wheelhouse)}
+        return subprocess.call([str(python), "-m", "pytest", *parallel_options(rest), *rest], cwd=HERE,
+                               env=environment)
     if verb == "setup":
         setup(("test" if "--test" in rest else "") + frameworks, wheelhouse, True)  # True: say if all done
         return 0

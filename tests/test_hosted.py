@@ -93,15 +93,23 @@ def _copy_of_the_course(into: Path) -> None:
             shutil.copy2(ROOT / name, into / name)
 
 
+# The wheels the set-up installs from: `python3 course.py test` downloads them (a set-up step) so
+# that this test sends nothing beyond the machine; the devcontainer's own command, given the course's
+# --wheelhouse option, is what runs.
+WHEELS = os.environ.get("REACT_COURSE_TEST_WHEELHOUSE", "")
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not AS_ROOT, reason="needs root and setpriv, to act as a new user")
+@pytest.mark.skipif(not WHEELS or not Path(WHEELS).is_dir(),
+                    reason="no wheelhouse to install from offline: run it through python3 course.py test")
 def test_the_devcontainer_sets_up_as_its_user_against_a_root_owned_python() -> None:
     with tempfile.TemporaryDirectory(prefix="devcontainer-") as scratch:  # pytest's own is root's only
         Path(scratch).chmod(0o755)
-        _set_up_as_the_image_user(Path(scratch))
+        _set_up_as_the_image_user(Path(scratch), Path(WHEELS))
 
 
-def _set_up_as_the_image_user(scratch: Path) -> None:
+def _set_up_as_the_image_user(scratch: Path, wheels: Path) -> None:
     image, course, home = scratch / "image", scratch / "course", scratch / "home"
     base = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
     subprocess.run([base, "-m", "venv", "--without-pip", str(image)], check=True)  # root's, as in the image
@@ -113,7 +121,10 @@ def _set_up_as_the_image_user(scratch: Path) -> None:
     probe = _as_user('test -w "$(python3 -c "import sys; print(sys.prefix)")"', course, home, image)
     assert probe.returncode != 0, "the image's Python must not be writable by its user, as in the real image"
     config = json.loads((ROOT / ".devcontainer" / "devcontainer.json").read_text(encoding="utf-8"))
-    setup = _as_user(config["postCreateCommand"], course, home, image)
+    command = config["postCreateCommand"]
+    offline = command.replace("course.py setup", f"course.py setup --wheelhouse {wheels}", 1)
+    assert offline != command
+    setup = _as_user(offline, course, home, image)
     said = (setup.stdout + setup.stderr)[-3000:]
     assert setup.returncode == 0, f"postCreateCommand failed as the image's user:\n{said}"
     kernels = _as_user(".venv/bin/python -m jupyter kernelspec list --json", course, home, image)
