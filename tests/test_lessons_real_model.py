@@ -240,12 +240,13 @@ def _run_passes(notebook: Path, passes: list[dict[str, str]]) -> list:
     from nbclient import NotebookClient
 
     from react_course.course.authoring import KERNEL_NAME, clean_cell
+    from react_course.course.kernels import KernelManager
 
     original = nbformat.read(notebook, as_version=4)
     runs = [copy.deepcopy(original) for _ in passes]
     client = NotebookClient(runs[0], timeout=120, kernel_name=KERNEL_NAME, allow_errors=True,
                             resources={"metadata": {"path": str(notebook.parent)}},
-                            record_timing=False, coalesce_streams=True)
+                            record_timing=False, coalesce_streams=True, kernel_manager_class=KernelManager)
     with client.setup_kernel():
         for number, (environment, ran) in enumerate(zip(passes, runs, strict=True)):
             if number:

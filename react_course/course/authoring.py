@@ -173,6 +173,8 @@ def execute_notebook(path: str | Path, *, timeout: int = 60, save: bool = True,
     import nbformat
     from nbclient import NotebookClient
 
+    from .kernels import KernelManager
+
     path = Path(path)
     notebook = nbformat.read(path, as_version=4)
     for cell in notebook.cells:
@@ -180,7 +182,8 @@ def execute_notebook(path: str | Path, *, timeout: int = 60, save: bool = True,
     client = NotebookClient(notebook, timeout=timeout, kernel_name=kernel_name,
                             resources={"metadata": {"path": str(path.parent)}},
                             record_timing=False, allow_errors=allow_errors,
-                            coalesce_streams=True)  # one stream per cell, however the kernel flushed
+                            coalesce_streams=True,  # one stream per cell, however the kernel flushed
+                            kernel_manager_class=KernelManager)  # a reply is read when it comes
     client.execute()
     notebook.metadata.pop("widgets", None)
     if save:

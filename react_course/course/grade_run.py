@@ -107,11 +107,10 @@ def kernel_environment(scratch: Path, sandboxed: bool = False) -> dict[str, str]
 
 def sandboxed_kernel(job: dict, scratch: Path, sockets: Path) -> Any:
     """A kernel manager whose kernel starts inside bubblewrap and listens on Unix sockets."""
-    from jupyter_client import AsyncKernelManager
-
     from . import sandbox
+    from .kernels import KernelManager
 
-    class SandboxedKernel(AsyncKernelManager):
+    class SandboxedKernel(KernelManager):
         def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
             argv = super().format_kernel_cmd(extra_arguments)
             sandbox.hand_over([Path(self.connection_file)], job["uid"])
@@ -183,6 +182,7 @@ def is_install_cell(cell: Any) -> bool:
 def execute(notebook: Any, job: dict, state: dict, scratch: Path, sockets: Path,
             asker: Any = None) -> None:
     from .grade_ask import AskingClient
+    from .kernels import KernelManager
 
     def started(cell: Any = None, cell_index: int = 0, **_: Any) -> None:
         state["cell"], state["started"] = cell_index, True
@@ -192,7 +192,8 @@ def execute(notebook: Any, job: dict, state: dict, scratch: Path, sockets: Path,
         kernel_name=job["kernel"], record_timing=False, startup_timeout=60,
         resources={"metadata": {"path": str(scratch)}}, on_cell_execute=started,
         timeout_func=lambda cell: job["check_timeout" if cell.metadata.get("grader") else "cell_timeout"],
-        **({"km": sandboxed_kernel(job, scratch, sockets)} if job.get("sandbox") else {}),
+        **({"km": sandboxed_kernel(job, scratch, sockets)} if job.get("sandbox")
+           else {"kernel_manager_class": KernelManager}),
     )
     client.asker = asker
     client.execute(env=kernel_environment(scratch))
