@@ -10,8 +10,8 @@ two changes:
   the tests name the thing they share (``[notebooks/09_evaluation_and_tracing.ipynb]``, one
   notebook's kernel) in their id, so every test of one notebook runs in one worker, and its
   kernel starts once, while the other notebooks run on the other workers. By ``"test"``: one
-  group per test function, where the functions share nothing costly (test_lite_site's pages:
-  each its own Chromium; the site's build is a no-op when up to date, and locked).
+  group per test function, where the functions share nothing costly (test_lite_site's browser
+  sessions, each its own Chromium; the site's build is a no-op when up to date, and locked).
   (xdist's own ``xdist_group`` marks would say this, but ``--dist loadgroup`` groups nothing
   on pytest 9.2: pytest-xdist issue #1386.)
 - The groups go out longest first (the longest-processing-time rule): a long group started
@@ -54,8 +54,8 @@ def group_of(nodeid: str) -> str:
     'tests/test_notebooks.py[07_native_tool_calling.ipynb]'
     >>> group_of("tests/test_notebooks.py::test_exercises_are_generated_from_solutions")
     'tests/test_notebooks.py'
-    >>> group_of("tests/test_lite_site.py::test_a_notebook_runs_in_the_page_offline[lesson 09]")
-    'tests/test_lite_site.py::test_a_notebook_runs_in_the_page_offline'
+    >>> group_of("tests/test_lite_site.py::test_a_room_session_offline_and_at_a_second_address[x]")
+    'tests/test_lite_site.py::test_a_room_session_offline_and_at_a_second_address'
     >>> group_of("notebooks/00_start_here.ipynb::Cell 3")
     'notebooks/00_start_here.ipynb'
     """

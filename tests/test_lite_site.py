@@ -1,24 +1,17 @@
 """The browser edition end to end: the built site, served on 127.0.0.1, in headless Chromium, offline.
 
-``lite/build.py`` builds the site (nothing when it is up to date); a plain HTTP
-server serves it on 127.0.0.1, as any static host would. Chromium resolves no
-other host (``--host-resolver-rules``), and its performance log records every
-request it tries. The test opens lesson 09 (widgets: a click steps the trace
-viewer; plots: drawn by the course's plotter), runs it with Run All in the page's
-own Python (Pyodide), and fails on an error output, or on any request that left
-127.0.0.1. Screenshots go to ``test-artifacts/lite/``. Every notebook's outputs in
-Pyodide, and every exercise's "not attempted", are tests/test_lite_node.py's: a page
-here is for what only a page shows (widgets, figures, the service worker, the drive,
-CORS), so lesson 00 and an exercise are not opened for Run All again.
+``lite/build.py`` builds the site (nothing when it is up to date). Chromium resolves no
+other host than 127.0.0.1 and localhost (``--host-resolver-rules``), and its performance log
+records every request it tries; any that left the machine fails the test. Every notebook's
+outputs in Pyodide, and every exercise's "not attempted", are tests/test_lite_node.py's: a
+page here is for what only a page shows (the service worker, a reload with the server gone,
+the drive and moving work between origins, widgets, figures, CORS), so no notebook is opened
+for its outputs alone.
 
-Then a room (``test_a_room_session_offline_and_at_a_second_address``): the site served
-by lite/serve.py's handler, a plotting lesson drawn with nothing from off the machine,
-a reload with the server stopped, and a student's edit carried to a second address
-(``localhost``: another origin, so another storage) with ``course.handin.export_work`` and
-``course.handin.import_work``; each page load there starts one kernel, the lesson's own
-(the layout is not kept across loads, so no earlier notebook reopens with a kernel of its
-own). And a tab calling ``react-course serve-model``'s server on another port (another
-origin: CORS) with the ``openai`` SDK.
+All of it is one room's session in one browser (``test_a_room_session_offline_and_at_a_second_address``):
+a Pyodide start is the longest wait of a page, so the session starts three, one per page load
+(the layout is not kept across loads, so no earlier notebook reopens with a kernel of its own).
+Screenshots go to ``test-artifacts/lite/``.
 """
 
 from __future__ import annotations
@@ -51,7 +44,6 @@ from chromium import (
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "lite" / "_site"
 ARTIFACTS = ROOT / "test-artifacts" / "lite"
-NOTEBOOKS = {"lesson 09": "notebooks/09_evaluation_and_tracing.ipynb"}
 pytestmark = [pytest.mark.slow, NEEDS_CHROMIUM]
 
 
@@ -62,27 +54,6 @@ class Quiet(SimpleHTTPRequestHandler):
 
     def log_message(self, *args) -> None:  # the test reads Chromium's log instead
         pass
-
-
-@pytest.fixture(scope="module")
-def site():
-    """The built site on a free port of 127.0.0.1."""
-    subprocess.run([sys.executable, str(ROOT / "lite" / "build.py")], check=True, cwd=ROOT,
-                   stdout=subprocess.DEVNULL)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(SITE)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    driver = chromium("--disable-background-networking", "--disable-component-update", "--disable-sync",
-                      "--no-first-run", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
-                      log_requests=True)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    yield driver
-    driver.quit()
 
 
 MOVE = "from react_course.course.handin"  # where a student's work is moved from and to
@@ -103,45 +74,16 @@ def requests_made(driver) -> list[str]:
     return urls
 
 
-def open_and_run(driver, site: str, name: str) -> float:
-    """Open a notebook in JupyterLab (the site's), wait for its kernel, Run All; the seconds it took."""
-    started = time.monotonic()
-    # open_notebook makes sure this notebook is the one in front, so Run All runs this one.
-    open_notebook(driver, site, NOTEBOOKS[name])
-    run_all(driver, name)
-    return time.monotonic() - started
-
-
 def outputs_text(driver) -> str:
     """The outputs of the notebook in front."""
     front = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output"
     return "\n".join(o.text for o in by_css(driver, front))
 
 
-@pytest.mark.parametrize("name", list(NOTEBOOKS))
-def test_a_notebook_runs_in_the_page_offline(site, browser, name):
-    seconds = open_and_run(browser, site, name)
-    browser.save_screenshot(str(ARTIFACTS / f"{name.replace(' ', '-')}.png"))
-    assert errors_shown(browser) == [], f"{name}: an error output after Run All"
-    names = [k.text for k in by_css(browser, ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-KernelName")]
-    assert names == ["Python (Pyodide)"], names
-    text = outputs_text(browser)
-    if name == "lesson 09":
-        assert "drawn by the course's own small plotter" in text, "a lesson with plots says who draws them"
-        assert figures_drawn(browser), "lesson 09 drew no figure"
-        a_click_steps_the_viewer(browser)
-        browser.save_screenshot(str(ARTIFACTS / "lesson-09-viewer-stepped.png"))
-    outside = {u for u in requests_made(browser)
-               if urlparse(u).scheme in ("http", "https", "ws", "wss")
-               and urlparse(u).hostname != "127.0.0.1"}
-    assert outside == set(), f"requests left 127.0.0.1 (CDN ones: {sorted(outside & allowed_outside())}): " \
-                             f"{sorted(outside)}"
-    print(f"{name}: opened, kernel started and ran in {seconds:.1f} s")
-
-
 # A room: the site served by lite/serve.py, a plotting lesson drawn with nothing from off the
 # machine, a reload with the server gone, and a student's edit carried to a second address.
 LESSON = "notebooks/01_what_is_react.ipynb"
+LESSON_09 = "notebooks/09_evaluation_and_tracing.ipynb"  # widgets and figures
 NOTE = "# my own note, carried to the new address: 4242"
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 
@@ -299,53 +241,41 @@ def off_the_machine(driver) -> list[str]:
 
 
 def test_a_room_session_offline_and_at_a_second_address(tmp_path):
+    """One browser, three page loads, three kernels: each step is what only a page shows.
+
+    At 127.0.0.1 (lite/serve.py's handler, as a room serves it): lesson 01 draws its figure and
+    the service worker keeps the site; the student's edit is saved. The server stops: the reload
+    comes from the service worker, and lesson 01 still runs and draws; the work is exported.
+    At ``localhost`` (another origin, so another storage; a plain static server, as any host
+    serves it): lesson 01 is as served; in lesson 09 the work is imported, then Run All (widgets:
+    a click steps the trace viewer; figures by the course's own plotter), then the doctor and
+    the ``openai`` SDK against ``react-course serve-model``'s server (another origin again: a
+    CORS preflight first); lesson 01 now holds the edit, in a page of one notebook and one kernel.
+    (Before, lesson 09 and the CORS tab were tests of their own, each with its own Chromium and
+    Pyodide start, the longest waits of a page; their checks are all here.)
+    """
+    from react_course.scripted_api.standalone import open_server
+
     subprocess.run([sys.executable, str(ROOT / "lite" / "build.py")], check=True, cwd=ROOT,
                    stdout=subprocess.DEVNULL)
     first, driver = room_server(), room_browser(tmp_path)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    model = open_server("127.0.0.1", 0)
+    threading.Thread(target=model.serve_forever, daemon=True).start()
     try:
         here = f"http://127.0.0.1:{first.server_port}"
-        first_open = open_notebook(driver, here, LESSON)
-        run_all(driver, LESSON)
-        assert errors_shown(driver) == [], "lesson 01: an error output after Run All"
-        widths = figures_drawn(driver)
-        assert widths and all(w > 100 for w in widths), f"lesson 01 drew no figure: {widths}"
-        figure = by_css(driver, ".jp-OutputArea-output[data-mime-type='image/svg+xml'] img")[0]
-        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", figure)
-        driver.save_screenshot(str(ARTIFACTS / "room-lesson-01-figure.png"))
-        wait_for(lambda: site_kept(driver) >= files_listed(), timeout=180,
-                 what="the service worker to keep the site")
-        first_bytes = first.sent
-        type_into_first_cell(driver, f"\n{NOTE}\n{MOVE} import export_work\nexport_work()", run=False)
-
+        first_open, first_bytes = at_the_first_address(driver, first, here)
         first.shutdown()
         first.server_close()  # the laptop is gone: the reload comes from the service worker
-        try:
-            reload = open_notebook(driver, here, LESSON)
-        except AssertionError as error:
-            driver.save_screenshot(str(ARTIFACTS / "room-offline-reload-failed.png"))
-            failed = [e["message"][:200] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
-            raise AssertionError(f"the offline reload did not open the lesson: {failed[-8:]}") from error
-        assert NOTE in first_cell_text(driver), "the saved edit is gone after an offline reload"
-        run_all(driver, LESSON)
-        assert errors_shown(driver) == [] and figures_drawn(driver), "offline, lesson 01 no longer runs"
-        driver.save_screenshot(str(ARTIFACTS / "room-offline-reload.png"))
-        wait_for(lambda: by_css(driver, "a[download='react-course-work.zip']"),
-                 what="the export link")[0].click()
-        zipped = wait_for(lambda: list(tmp_path.glob("react-course-work*.zip")), timeout=30,
-                          what="the work zip to download")[0]
+        reload, zipped = offline_reload_and_export(driver, here, tmp_path)
 
-        second = room_server()  # the laptop is back, at a new address
+        second = static_server()  # the laptop is back, at a new address
         there = f"http://localhost:{second.server_port}"
         open_notebook(driver, there, LESSON, kernel=False)  # what it shows, nothing run
         assert NOTE not in first_cell_text(driver), "a new address should start with the site as served"
         assert zipped.stat().st_size > 10_000, "the exported zip is empty"
-        open_notebook(driver, there, "notebooks/00_start_here.ipynb")
-        type_into_first_cell(driver, f"\n{MOVE} import import_work\nimport_work()", run=True)
-        chooser = wait_for(lambda: by_css(driver, ".jp-NotebookPanel:not(.lm-mod-hidden) .widget-upload"),
-                           what="the import button")
-        choose_file(driver, chooser[0], zipped)
-        wait_for(lambda: "Imported" in outputs_text(driver), timeout=60, what="the import to finish")
+        seconds = import_then_run_lesson_09(driver, there, zipped)
+        a_tab_reaches_serve_model_through_cors(driver, model)
         type_into_first_cell(driver, "", run=False)  # saved, so that leaving the page asks nothing
         open_notebook(driver, there, LESSON, kernel=False)
         assert NOTE in first_cell_text(driver), "the student's edit did not come to the new address"
@@ -353,47 +283,105 @@ def test_a_room_session_offline_and_at_a_second_address(tmp_path):
         assert (panels, kernels_running(driver)) == (1, 1), f"a page load opened {panels} notebooks"
         driver.save_screenshot(str(ARTIFACTS / "room-second-address.png"))
         second.shutdown()
-        print(f"room: first open {first_open:.1f} s, {first_bytes / 1e6:.1f} MB sent; "
-              f"offline reload to an idle kernel {reload:.1f} s")
-        assert off_the_machine(driver) == [], f"requests left the machine: {off_the_machine(driver)}"
-    finally:
-        driver.quit()
-
-
-def test_a_tab_reaches_serve_model_through_cors(site, tmp_path):
-    """The real-model path from a tab: the openai SDK over the page's XMLHttpRequest, with CORS.
-
-    ``react-course serve-model``'s server on another port of 127.0.0.1 is another origin
-    than the site's, so Chromium asks it first (a CORS preflight) and sends the calls only
-    when it allows them; the tab then talks to it as a laptop talks to a real model.
-
-    First the doctor, as lesson 00's cell asks it, finds no problem in the page (the drive
-    the site mounts, as only a page has it).
-    """
-    from react_course.scripted_api.standalone import open_server
-
-    model = open_server("127.0.0.1", 0)
-    threading.Thread(target=model.serve_forever, daemon=True).start()
-    driver = room_browser(tmp_path)
-    try:
-        open_notebook(driver, site, "exercises/02_scripted_model_and_loop.ipynb")
-        url, name = model.base_url, model.model_name
-        type_into_first_cell(driver, "\nfrom react_course.course.doctor import diagnose\n"
-                             "print('problems:', [f.line() for f in diagnose() if not f.ok])\n"
-                             "import os, openai\nimport react_course as rc\n"
-                             f"os.environ['REACT_COURSE_MODEL'] = 'openai-compatible:{url}:{name}'\n"
-                             f"client = openai.OpenAI(base_url='{url}', api_key='any', max_retries=0)\n"
-                             "print('models:', [m.id for m in client.models.list()])\n"
-                             "reply = rc.course_model()('Question: What is 2 + 2?', ['Observation:'])\n"
-                             "print('reply:', reply)",
-                             run=True)
-        wait_for(lambda: "reply:" in outputs_text(driver) or errors_shown(driver), timeout=120,
-                 what="the tab's calls to the model")
-        assert errors_shown(driver) == [], f"the tab could not use serve-model: {errors_shown(driver)}"
-        assert "problems: []" in outputs_text(driver), "the doctor found a problem in the page"
-        assert f"models: ['{name}'" in outputs_text(driver), outputs_text(driver)
-        assert "not supported on Emscripten" not in outputs_text(driver), "a stray warning in the tab"
-        driver.save_screenshot(str(ARTIFACTS / "tab-serve-model.png"))
+        print(f"room: first open {first_open:.1f} s, {first_bytes / 1e6:.1f} MB sent; offline reload to "
+              f"an idle kernel {reload:.1f} s; lesson 09 opened, imported into and run in {seconds:.1f} s")
+        outside = off_the_machine(driver)
+        cdn = sorted(set(outside) & allowed_outside())
+        assert outside == [], f"requests left the machine (CDN ones: {cdn}): {outside}"
     finally:
         driver.quit()
         model.shutdown()
+
+
+def static_server() -> ThreadingHTTPServer:
+    """The site as a plain static host serves it (no headers of lite/serve.py's), on a free port."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(SITE)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def at_the_first_address(driver, first, here: str) -> tuple[float, int]:
+    """Lesson 01 runs and draws; the service worker keeps the site; an edit is saved (not run)."""
+    first_open = open_notebook(driver, here, LESSON)
+    run_all(driver, LESSON)
+    assert errors_shown(driver) == [], "lesson 01: an error output after Run All"
+    widths = figures_drawn(driver)
+    assert widths and all(w > 100 for w in widths), f"lesson 01 drew no figure: {widths}"
+    figure = by_css(driver, ".jp-OutputArea-output[data-mime-type='image/svg+xml'] img")[0]
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", figure)
+    driver.save_screenshot(str(ARTIFACTS / "room-lesson-01-figure.png"))
+    wait_for(lambda: site_kept(driver) >= files_listed(), timeout=180,
+             what="the service worker to keep the site")
+    sent = first.sent
+    type_into_first_cell(driver, f"\n{NOTE}\n{MOVE} import export_work\nexport_work()", run=False)
+    return first_open, sent
+
+
+def offline_reload_and_export(driver, here: str, downloads: Path) -> tuple[float, Path]:
+    """With the server gone: the saved edit is there, lesson 01 runs and draws, the work zip downloads."""
+    try:
+        reload = open_notebook(driver, here, LESSON)
+    except AssertionError as error:
+        driver.save_screenshot(str(ARTIFACTS / "room-offline-reload-failed.png"))
+        failed = [e["message"][:200] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        raise AssertionError(f"the offline reload did not open the lesson: {failed[-8:]}") from error
+    assert NOTE in first_cell_text(driver), "the saved edit is gone after an offline reload"
+    run_all(driver, LESSON)
+    assert errors_shown(driver) == [] and figures_drawn(driver), "offline, lesson 01 no longer runs"
+    driver.save_screenshot(str(ARTIFACTS / "room-offline-reload.png"))
+    wait_for(lambda: by_css(driver, "a[download='react-course-work.zip']"), what="the export link")[0].click()
+    zipped = wait_for(lambda: list(downloads.glob("react-course-work*.zip")), timeout=30,
+                      what="the work zip to download")[0]
+    return reload, zipped
+
+
+def import_then_run_lesson_09(driver, there: str, zipped: Path) -> float:
+    """In lesson 09: the work imported from its first cell, then Run All, widgets and figures checked."""
+    started = time.monotonic()
+    open_notebook(driver, there, LESSON_09)
+    type_into_first_cell(driver, f"\n{MOVE} import import_work\nimport_work()", run=True)
+    chooser = wait_for(lambda: by_css(driver, ".jp-NotebookPanel:not(.lm-mod-hidden) .widget-upload"),
+                       what="the import button")
+    choose_file(driver, chooser[0], zipped)
+    wait_for(lambda: "Imported" in outputs_text(driver), timeout=60, what="the import to finish")
+    run_all(driver, "lesson 09")
+    seconds = time.monotonic() - started
+    driver.save_screenshot(str(ARTIFACTS / "lesson-09.png"))
+    assert errors_shown(driver) == [], "lesson 09: an error output after Run All"
+    names = [k.text for k in by_css(driver, ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-KernelName")]
+    assert names == ["Python (Pyodide)"], names
+    said = outputs_text(driver)
+    assert "drawn by the course's own small plotter" in said, "a lesson with plots says who draws them"
+    assert figures_drawn(driver), "lesson 09 drew no figure"
+    a_click_steps_the_viewer(driver)
+    driver.save_screenshot(str(ARTIFACTS / "lesson-09-viewer-stepped.png"))
+    return seconds
+
+
+def a_tab_reaches_serve_model_through_cors(driver, model) -> None:
+    """The real-model path from a tab: the openai SDK over the page's XMLHttpRequest, with CORS.
+
+    ``react-course serve-model``'s server on another port of 127.0.0.1 is another origin
+    than the page's, so Chromium asks it first (a CORS preflight) and sends the calls only
+    when it allows them; the tab then talks to it as a laptop talks to a real model. First the
+    doctor, as lesson 00's cell asks it, finds no problem in the page (the drive included).
+    Run after Run All, so the lesson itself ran on its scripted model.
+    """
+    url, name = model.base_url, model.model_name
+    type_into_first_cell(driver, "\nfrom react_course.course.doctor import diagnose\n"
+                         "print('problems:', [f.line() for f in diagnose() if not f.ok])\n"
+                         "import os, openai\nimport react_course as rc\n"
+                         f"os.environ['REACT_COURSE_MODEL'] = 'openai-compatible:{url}:{name}'\n"
+                         f"client = openai.OpenAI(base_url='{url}', api_key='any', max_retries=0)\n"
+                         "print('models:', [m.id for m in client.models.list()])\n"
+                         "reply = rc.course_model()('Question: What is 2 + 2?', ['Observation:'])\n"
+                         "print('reply:', reply)",
+                         run=True)
+    wait_for(lambda: "reply:" in outputs_text(driver) or errors_shown(driver), timeout=120,
+             what="the tab's calls to the model")
+    assert errors_shown(driver) == [], f"the tab could not use serve-model: {errors_shown(driver)}"
+    said = outputs_text(driver)
+    assert "problems: []" in said, "the doctor found a problem in the page"
+    assert f"models: ['{name}'" in said, said
+    assert "not supported on Emscripten" not in said, "a stray warning in the tab"
+    driver.save_screenshot(str(ARTIFACTS / "tab-serve-model.png"))
