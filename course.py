@@ -358,16 +358,18 @@ def uv_env() -> dict:
     return {**os.environ, "UV_PYTHON_DOWNLOADS": "never"}
 
 
-def check_cell(uv: str, name: str, version: str, lock: Path = HERE / "constraints.txt") -> str:
+def check_cell(uv: str, name: str, version: str, lock: Path = HERE / "constraints.txt",
+               offline: bool = False) -> str:
     """Resolve the course for one platform and Python from the lock, wheels only; '' when fine.
 
-    It tries uv's cache first (check_matrix fills it) and asks the index only when that fails."""
+    It tries uv's cache first (check_matrix fills it) and asks the index only when that fails;
+    with ``offline``, never (the test suite: uv's cache, filled by a set-up step, ``lock_cache``)."""
     low = ".".join(map(str, supported_range()[0]))
     full = low if version == ".".join(low.split(".")[:2]) else version
     command = [uv, "pip", "compile", "pyproject.toml", *LOCKED_EXTRAS, "-c", str(lock),
                "--python-platform", PLATFORMS[name][0], "--python-version", full,
                "--only-binary", ":all:", "--no-header", "--no-annotate", "--quiet"]
-    for extra in (["--offline"], []):
+    for extra in (["--offline"],) if offline else (["--offline"], []):
         try:
             out = subprocess.run(command + extra, cwd=HERE, capture_output=True, text=True,
                                  env=uv_env(), timeout=300)
@@ -383,18 +385,52 @@ def check_cell(uv: str, name: str, version: str, lock: Path = HERE / "constraint
     return f"not pinned in the lock: {', '.join(missing)}" if missing else ""
 
 
-def check_matrix(uv: str, lock: Path = HERE / "constraints.txt") -> dict:
-    """{(platform, python): problem} for every cell that fails; runs the cells in parallel."""
+def check_matrix(uv: str, lock: Path = HERE / "constraints.txt", offline: bool = False) -> dict:
+    """{(platform, python): problem} for every cell that fails; runs the cells in parallel.
+
+    With ``offline``, from uv's cache alone (``check_cell``)."""
     from concurrent.futures import ThreadPoolExecutor
 
     cells = matrix()
-    low = ".".join(map(str, supported_range()[0]))
-    subprocess.run([uv, "pip", "compile", "pyproject.toml", *LOCKED_EXTRAS, "--universal", "-c", str(lock),
-                    "--python-version", low, "--quiet", "-o", os.devnull],
-                   cwd=HERE, capture_output=True, env=uv_env())  # fills uv's cache for every platform
+    if not offline:
+        fill_uv_cache(uv, lock)
     with ThreadPoolExecutor(max_workers=8) as pool:
-        results = list(pool.map(lambda cell: check_cell(uv, *cell, lock=lock), cells))
+        results = list(pool.map(lambda cell: check_cell(uv, *cell, lock=lock, offline=offline), cells))
     return {cell: problem for cell, problem in zip(cells, results, strict=True) if problem}
+
+
+def fill_uv_cache(uv: str, lock: Path = HERE / "constraints.txt") -> bool:
+    """One universal resolution of the lock, which fills uv's cache for every platform; False when
+    no index answered (uv's cache first: nothing is asked when it already holds the answer)."""
+    low = ".".join(map(str, supported_range()[0]))
+    command = [uv, "pip", "compile", "pyproject.toml", *LOCKED_EXTRAS, "--universal", "-c", str(lock),
+               "--python-version", low, "--quiet", "-o", os.devnull]
+    for extra in (["--offline"], []):
+        try:
+            if subprocess.run(command + extra, cwd=HERE, capture_output=True, env=uv_env(),
+                              timeout=300).returncode == 0:
+                return True
+        except subprocess.TimeoutExpired:
+            return False
+    return False
+
+
+def lock_cache(wheelhouse: Path | None) -> dict:
+    """A set-up step of ``course.py test``: uv's cache filled for tests/test_lock_matrix.py, which
+    then resolves every cell offline, so that no test asks the package index itself.
+
+    Every cell is resolved here once (uv's cache first; the index only for what it lacks), in
+    seconds once the cache holds the lock. With a wheelhouse (an offline room) or no index, the
+    test is skipped and says why."""
+    uv = shutil.which("uv", path=str(venv_python().parent))
+    if wheelhouse is not None or not uv:
+        return {}
+    say("Filling uv's cache for the lock's platform matrix (tests/test_lock_matrix.py reads it offline)...")
+    if not fill_uv_cache(uv):
+        say("no package index answered: tests/test_lock_matrix.py's matrix test will be skipped")
+        return {}
+    check_matrix(uv)  # each cell's answer in the cache; the test reports what fails
+    return {"REACT_COURSE_LOCK_CACHE": "filled"}
 
 
 def lock() -> int:
@@ -629,7 +665,7 @@ def main(argv: list) -> int:
     frameworks = ",frameworks" if take_flag(rest, "--frameworks") else ""
     if verb == "test":
         python = setup("test" + frameworks, wheelhouse)
-        environment = {**os.environ, **hosted_wheels(wheelhouse)}
+        environment = {**os.environ, **hosted_wheels(wheelhouse), **lock_cache(wheelhouse)}
         return subprocess.call([str(python), "-m", "pytest", *parallel_options(rest), *rest], cwd=HERE,
                                env=environment)
     if verb == "setup":
